@@ -1,0 +1,72 @@
+import type { JsonPointer } from "./json-pointer.js";
+
+/** Every code a {@link StructJsonError} can carry. */
+export type StructJsonErrorCode =
+  // Decoder (Struct → JSON)
+  | "non-finite-number"
+  | "value-unset"
+  | "recursion-limit"
+  | "schema-invalid"
+  | "option-invalid"
+  // Encoder (JSON → Struct) and raw text
+  | "invalid-json"
+  | "not-an-object"
+  | "duplicate-key"
+  | "invalid-unicode"
+  | "number-out-of-range"
+  | "raw-struct-mismatch"
+  | "message-invalid";
+
+/**
+ * The one error this package throws for bad input. `path` is an RFC 6901 JSON
+ * Pointer into the arguments ("" for the root); the message names the path and
+ * the rule, never an argument value (values may be private).
+ */
+export class StructJsonError extends Error {
+  override name = "StructJsonError";
+  /** What rule was broken; stable, for programs to branch on. */
+  readonly code: StructJsonErrorCode;
+  /** Where, as an RFC 6901 JSON Pointer into the arguments. */
+  readonly path: JsonPointer;
+  /** Character offset into the JSON text, for errors found while parsing text. */
+  readonly position: number | undefined;
+
+  constructor(
+    code: StructJsonErrorCode,
+    path: JsonPointer,
+    detail: string,
+    options?: { cause?: unknown; position?: number },
+  ) {
+    super(
+      `${code} at ${path === "" ? "(root)" : path}: ${detail}`,
+      options?.cause === undefined ? undefined : { cause: options.cause },
+    );
+    this.code = code;
+    this.path = path;
+    this.position = options?.position;
+  }
+}
+
+/** True when `e` is a {@link StructJsonError} (also across package copies). */
+export function isStructJsonError(e: unknown): e is StructJsonError {
+  return (
+    e instanceof StructJsonError ||
+    (e instanceof Error &&
+      e.name === "StructJsonError" &&
+      typeof (e as Partial<StructJsonError>).code === "string" &&
+      typeof (e as Partial<StructJsonError>).path === "string")
+  );
+}
+
+/**
+ * Turns an engine stack overflow into the documented `recursion-limit` error, so
+ * callers never see a bare RangeError even when they raise `recursionLimit`.
+ */
+export function rethrowStackOverflow(e: unknown, path: JsonPointer = ""): never {
+  if (e instanceof RangeError && /call stack/i.test(e.message)) {
+    throw new StructJsonError("recursion-limit", path, "nesting exceeds what this runtime's stack can hold", {
+      cause: e,
+    });
+  }
+  throw e;
+}

@@ -1,0 +1,10 @@
+// The package root: the public API. Everything exported here is documented in
+// README.md; internal modules are not part of the API.
+
+export * from "../gen/toolbridge/v1/toolbridge_pb.js";
+export type { Diagnostic, DiagnosticCode, DiagnosticHandler } from "./diagnostics.js";
+export { collectDiagnostics } from "./diagnostics.js";
+export type { StructJsonErrorCode } from "./errors.js";
+export { isStructJsonError, StructJsonError } from "./errors.js";
+export type { JsonPointer } from "./json-pointer.js";
+export type { JsonSchema, JsonSchemaObject } from "./json-schema.js";

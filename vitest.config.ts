@@ -1,0 +1,12 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    // Tests that spawn processes or build big inputs need more than the default.
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    // Two cores: forks keep each file's heap separate, which the hostile-input tests rely on.
+    pool: "forks",
+  },
+});
