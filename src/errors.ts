@@ -15,7 +15,11 @@ export type StructJsonErrorCode =
   | "invalid-unicode"
   | "number-out-of-range"
   | "raw-struct-mismatch"
-  | "message-invalid";
+  | "message-invalid"
+  // Repair mode
+  | "arguments-rejected"
+  // MCP adapter (struct-json-bridge/mcp)
+  | "exact-json-unsupported";
 
 /**
  * The one error this package throws for bad input. `path` is an RFC 6901 JSON
@@ -64,9 +68,14 @@ export function isStructJsonError(e: unknown): e is StructJsonError {
  */
 export function rethrowStackOverflow(e: unknown, path: JsonPointer = ""): never {
   if (e instanceof RangeError && /call stack/i.test(e.message)) {
-    throw new StructJsonError("recursion-limit", path, "nesting exceeds what this runtime's stack can hold", {
-      cause: e,
-    });
+    throw new StructJsonError(
+      "recursion-limit",
+      path,
+      "nesting exceeds what this runtime's stack can hold",
+      {
+        cause: e,
+      },
+    );
   }
   throw e;
 }

@@ -8,3 +8,13 @@ export type { StructJsonErrorCode } from "./errors.js";
 export { isStructJsonError, StructJsonError } from "./errors.js";
 export type { JsonPointer } from "./json-pointer.js";
 export type { JsonSchema, JsonSchemaObject } from "./json-schema.js";
+export type {
+  Issue,
+  Repair,
+  RepairArgumentsOptions,
+  RepairKind,
+  RepairResult,
+} from "./repair-arguments.js";
+export { applyRepair, repairArguments, repairArgumentsDefaults } from "./repair-arguments.js";
+export type { CompiledSchema, NumberReading } from "./schema/index.js";
+export { compileSchema, isCompiledSchema } from "./schema/index.js";

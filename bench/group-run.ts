@@ -1,0 +1,124 @@
+// Times one group of operations on one payload for several rounds. Runs in a
+// child process of its own (see child.ts), so that the heap holds only this
+// group's inputs: a large live heap from other payloads would slow every
+// operation's garbage collection and blur the ratios.
+
+import {
+  type GroupName,
+  NotAvailable,
+  operations,
+  PayloadInputs,
+  type PreparedOperation,
+} from "./operations.js";
+import { describeError, type PackageApi } from "./package-api.js";
+import type { Payload, PayloadName } from "./payloads.js";
+import type { OperationResult } from "./report.js";
+import { type TimingSettings, timeRound } from "./timing.js";
+
+/** Settings of the --quick smoke run: seconds in all. */
+export const quickSettings: TimingSettings = Object.freeze({
+  time: 5,
+  iterations: 2,
+  warmupTime: 1,
+  warmupIterations: 1,
+  minSampleMs: 0.2,
+});
+
+/** Settings of the full run, per payload. */
+export const fullSettings: Readonly<Record<PayloadName, TimingSettings>> = Object.freeze({
+  S: { time: 300, iterations: 10, warmupTime: 100, warmupIterations: 5, minSampleMs: 2 },
+  M: { time: 300, iterations: 10, warmupTime: 100, warmupIterations: 5, minSampleMs: 2 },
+  Deep: { time: 300, iterations: 10, warmupTime: 100, warmupIterations: 5, minSampleMs: 2 },
+  L: { time: 1000, iterations: 5, warmupTime: 200, warmupIterations: 2, minSampleMs: 2 },
+  XL: { time: 1, iterations: 3, warmupTime: 1, warmupIterations: 1, minSampleMs: 1 },
+});
+
+/** What a group run reports back to the parent. */
+export interface GroupRunResult {
+  /** One entry per operation of the group that applies to the payload. */
+  readonly results: OperationResult[];
+  /** Round failures and notes about how inputs were built. */
+  readonly notes: string[];
+}
+
+interface Slot {
+  readonly result: OperationResult;
+  readonly op: PreparedOperation | undefined;
+}
+
+/**
+ * Prepares every operation of the group and checks one call of each. A baseline
+ * that fails is a broken harness (thrown); one of ours that fails is a result.
+ */
+function prepareGroup(inputs: PayloadInputs, group: GroupName): Slot[] {
+  const slots: Slot[] = [];
+  for (const spec of operations) {
+    if (spec.group !== group || !spec.payloads.includes(inputs.payload.name)) continue;
+    let op: PreparedOperation | undefined;
+    let unavailable: string | undefined;
+    let checkProblem: string | undefined;
+    try {
+      op = spec.prepare(inputs);
+      op.refill?.(1);
+      checkProblem = op.check?.(op.call());
+    } catch (e) {
+      if (spec.role !== "ours" && !(e instanceof NotAvailable)) {
+        throw new Error(
+          `baseline ${spec.id} failed on ${inputs.payload.name}: ${describeError(e)}`,
+        );
+      }
+      op = undefined;
+      unavailable =
+        e instanceof NotAvailable ? "n/a (not in the package yet)" : `error: ${describeError(e)}`;
+    }
+    if (checkProblem !== undefined && spec.role === "baseline") {
+      throw new Error(`baseline ${spec.id} on ${inputs.payload.name}: ${checkProblem}`);
+    }
+    const result: OperationResult = {
+      id: spec.id,
+      label: spec.label,
+      role: spec.role,
+      group,
+      payload: inputs.payload.name,
+      bytes: inputs.payload.bytes,
+      unavailable,
+      checkProblem,
+      roundsMs: [],
+    };
+    slots.push({ op, result });
+  }
+  return slots;
+}
+
+/** Times every operation of `group` on `payload`, `rounds` times, rotating the order each round. */
+export async function runGroup(
+  group: GroupName,
+  payload: Payload,
+  api: PackageApi,
+  rounds: number,
+  settings: TimingSettings,
+  log: (line: string) => void,
+): Promise<GroupRunResult> {
+  const inputs = new PayloadInputs(payload, api);
+  const notes: string[] = [];
+  const slots = prepareGroup(inputs, group);
+  const live = slots.filter((s) => s.op !== undefined);
+  for (let round = 0; round < rounds && live.length > 0; round++) {
+    // No operation always runs first (cold caches) or last (a heap grown by the others).
+    const order = live.map((_, i) => live[(i + round) % live.length]!);
+    const timed = await timeRound(
+      order.map((s) => ({ id: s.result.id, op: s.op! })),
+      settings,
+    );
+    for (const s of live) {
+      const t = timed.get(s.result.id);
+      s.result.roundsMs.push(t !== undefined && "ms" in t ? t.ms : Number.NaN);
+      if (t !== undefined && "error" in t) {
+        notes.push(`${s.result.label} on ${payload.name}, round ${round + 1}: ${t.error}`);
+      }
+    }
+    log(`  ${payload.name} ${group}: round ${round + 1}/${rounds}`);
+  }
+  for (const n of inputs.notes) notes.push(`${payload.name}: ${n}`);
+  return { results: slots.map((s) => s.result), notes };
+}

@@ -1,0 +1,160 @@
+// The benchmark harness (issue 6): `npm run bench` for the full run, `npm run bench -- --quick`
+// for a smoke run. Prints the ratio tables and the target checklist as Markdown, and
+// writes them (and the raw numbers as JSON) to bench/out/.
+//
+// Options:
+//   --quick            tiny payloads, one short round; checks the harness works, nothing about speed
+//   --rounds N         timing rounds (default 5; XL runs at most 3)
+//   --payloads S,M,..  only these payloads (default S,M,L,XL,Deep)
+//   --no-memory        skip the peak-memory child processes
+//
+// Exit status: 0 when the harness ran, whatever the figures; 1 when the harness itself
+// broke (a baseline failed, a child process crashed, an exception escaped).
+
+import { mkdirSync, writeFileSync } from "node:fs";
+import { availableParallelism, cpus, loadavg, totalmem } from "node:os";
+import { fileURLToPath } from "node:url";
+import type { GroupRunResult } from "./group-run.js";
+import { type MemoryResult, measureMemory, runChild } from "./memory.js";
+import { operations } from "./operations.js";
+import { loadPackageApi, type PackageApi } from "./package-api.js";
+import { type PayloadName, payloadNames } from "./payloads.js";
+import { type OperationResult, type RunResults, renderReport } from "./report.js";
+
+interface CliOptions {
+  readonly quick: boolean;
+  readonly rounds: number;
+  readonly payloads: readonly PayloadName[];
+  readonly memory: boolean;
+}
+
+function parseArgs(argv: readonly string[]): CliOptions {
+  let quick = false;
+  let rounds: number | undefined;
+  let payloads: PayloadName[] = [...payloadNames];
+  let memory = true;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === "--quick") quick = true;
+    else if (a === "--no-memory") memory = false;
+    else if (a === "--rounds") rounds = Number(argv[++i]);
+    else if (a === "--payloads") {
+      payloads = (argv[++i] ?? "").split(",") as PayloadName[];
+      for (const p of payloads) {
+        if (!payloadNames.includes(p))
+          throw new Error(`unknown payload ${p} (have ${payloadNames.join(",")})`);
+      }
+    } else throw new Error(`unknown option ${a}`);
+  }
+  if (rounds !== undefined && !(Number.isInteger(rounds) && rounds >= 1)) {
+    throw new Error("--rounds needs a positive integer");
+  }
+  return { quick, rounds: rounds ?? (quick ? 1 : 5), payloads, memory };
+}
+
+/** The operations measured for peak memory, on L. */
+const memoryOperationIds = [
+  "structToJson",
+  "toJsonString",
+  "JSON.stringify",
+  "structFromJson",
+  "verify",
+  "fromJsonString",
+  "JSON.parse",
+];
+
+function environment(api: PackageApi, opts: CliOptions): string[] {
+  const have = (
+    [
+      "structToJson",
+      "compileSchema",
+      "structFromJson",
+      "toolCallFromJson",
+      "toolCallArgumentsJson",
+    ] as const
+  )
+    .map((n) => `${n} ${api[n] === undefined ? "✗" : "✓"}`)
+    .join(", ");
+  return [
+    `Node ${process.version} (V8 ${process.versions.v8}), JSON.rawJSON ${typeof (JSON as { rawJSON?: unknown }).rawJSON === "function" ? "available" : "not available"}`,
+    `${cpus()[0]?.model ?? "unknown CPU"}, ${availableParallelism()} CPUs, ${(totalmem() / 2 ** 30).toFixed(1)} GiB`,
+    `load average at start: ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(" ")}`,
+    `package: ${api.loadError === undefined ? have : `did not load (${api.loadError})`}`,
+    `rounds: ${opts.rounds}; payloads: ${opts.payloads.join(", ")}`,
+  ];
+}
+
+async function main(): Promise<void> {
+  const opts = parseArgs(process.argv.slice(2));
+  const api = await loadPackageApi();
+  const env = environment(api, opts);
+  const notes: string[] = [];
+  const log = (s: string) => process.stderr.write(`${s}\n`);
+  log(env.join("\n"));
+  const started = performance.now();
+  const results: OperationResult[] = [];
+  const scale = opts.quick ? "quick" : "full";
+  for (const name of opts.payloads) {
+    // XL rounds take minutes each; three give a median.
+    const rounds = name === "XL" ? Math.min(opts.rounds, 3) : opts.rounds;
+    for (const group of ["write", "read", "schema"] as const) {
+      if (!operations.some((o) => o.group === group && o.payloads.includes(name))) continue;
+      const run = runChild(["time", group, name, scale, String(rounds)], {
+        showProgress: true,
+      }) as GroupRunResult;
+      results.push(...run.results);
+      notes.push(...run.notes);
+      log(`${name} ${group} done (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+    }
+  }
+
+  const memory: Record<string, MemoryResult> = {};
+  if (opts.memory && opts.payloads.includes("L")) {
+    const reps = opts.quick ? 1 : 3;
+    for (const id of memoryOperationIds) {
+      const m = measureMemory(id, "L", opts.quick ? "quick" : "full", reps);
+      if ("error" in m && operations.find((o) => o.id === id)?.role === "baseline") {
+        throw new Error(`memory of baseline ${id}: ${m.error}`);
+      }
+      memory[id] = m;
+      log(
+        `  memory ${id}: ${"error" in m ? m.error : `heap ${m.heapMiB.toFixed(1)} MiB, RSS ${m.rssMiB.toFixed(1)} MiB`}`,
+      );
+    }
+    if (Object.values(memory).some((m) => "rssMethod" in m && m.rssMethod === "maxRSS")) {
+      notes.push("RSS peaks from maxRSS (VmHWM could not be reset): a lower bound");
+    }
+  }
+  env.push(
+    `load average at end: ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(" ")}; wall time ${((performance.now() - started) / 1000).toFixed(0)} s`,
+  );
+
+  const run: RunResults = {
+    environment: env,
+    quick: opts.quick,
+    operations: results,
+    memory,
+    notes,
+  };
+  const report = renderReport(run);
+  process.stdout.write(`${report}\n`);
+  const outDir = fileURLToPath(new URL("./out/", import.meta.url));
+  mkdirSync(outDir, { recursive: true });
+  const stem = `${opts.quick ? "quick" : "full"}-node${process.versions.node.split(".")[0]}`;
+  writeFileSync(`${outDir}${stem}.md`, `${report}\n`);
+  writeFileSync(`${outDir}${stem}.json`, `${JSON.stringify(run, null, 2)}\n`);
+  log(`written: bench/out/${stem}.md and .json`);
+}
+
+try {
+  await main();
+} catch (e) {
+  process.stderr.write(
+    `bench: harness failure: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`,
+  );
+  process.exitCode = 1;
+}

@@ -1,0 +1,374 @@
+// The operations measured: ours and the baselines they are compared with, each
+// prepared outside the timing so that a measurement covers exactly one call.
+
+import {
+  create,
+  fromBinary,
+  fromJsonString,
+  type JsonObject,
+  toBinary,
+  toJsonString,
+} from "@bufbuild/protobuf";
+import { type Struct, StructSchema } from "@bufbuild/protobuf/wkt";
+import { parse as losslessParse } from "lossless-json";
+import { type CallMCPTool, CallMCPToolSchema } from "../gen/toolbridge/v1/toolbridge_pb.js";
+import type { PackageApi } from "./package-api.js";
+import { deepLevels, type Payload, type PayloadName } from "./payloads.js";
+
+/** Which comparison an operation belongs to; operations of one group are timed together. */
+export type GroupName = "write" | "read" | "schema";
+
+/** "ours" is the package; baselines are what the targets compare against; references are shown for context. */
+export type Role = "ours" | "baseline" | "reference";
+
+/** A measured operation, independent of the payload. */
+export interface OperationSpec {
+  /** Stable id, used on the command line of the child processes. */
+  readonly id: string;
+  /** What the report calls it. */
+  readonly label: string;
+  /** The group it is timed in. */
+  readonly group: GroupName;
+  /** Ours, a baseline, or a reference. */
+  readonly role: Role;
+  /** The payloads it runs on. */
+  readonly payloads: readonly PayloadName[];
+  /** Builds the call for one payload; throws when the package lacks what it needs. */
+  readonly prepare: (inputs: PayloadInputs) => PreparedOperation;
+}
+
+/** One operation ready to call on one payload. */
+export interface PreparedOperation {
+  /** Performs one call and returns its result. */
+  readonly call: () => unknown;
+  /** Runs before each timed batch of `n` calls, outside the timing (fresh schema objects). */
+  readonly refill?: (n: number) => void;
+  /** Checks one result: a short problem description, or undefined when it is right. */
+  readonly check?: (result: unknown) => string | undefined;
+}
+
+/** Thrown by `prepare` when the package does not export the function yet. */
+export class NotAvailable extends Error {
+  override name = "NotAvailable";
+}
+
+function need<T>(f: T | undefined, name: string): T {
+  if (f === undefined) throw new NotAvailable(`${name} is not exported yet`);
+  return f;
+}
+
+/**
+ * Options for reading a payload. Deep is 90 levels, above the depth a Struct
+ * survives protobuf-es's binary decoder (about 49 JSON levels), so the reading
+ * functions' default limit may be lower: the benchmark raises it explicitly.
+ */
+function readOptions(payload: Payload): object {
+  return payload.name === "Deep" ? { recursionLimit: deepLevels + 10 } : {};
+}
+
+/** The inputs every operation on one payload needs, each built once on first use. */
+export class PayloadInputs {
+  readonly #memo = new Map<string, unknown>();
+  readonly payload: Payload;
+  readonly api: PackageApi;
+  /** Notes about how the inputs were built (e.g. a binary round trip that could not be done). */
+  readonly notes: string[] = [];
+
+  constructor(payload: Payload, api: PackageApi) {
+    this.payload = payload;
+    this.api = api;
+  }
+
+  #once<T>(key: string, build: () => T): T {
+    if (!this.#memo.has(key)) this.#memo.set(key, build());
+    return this.#memo.get(key) as T;
+  }
+
+  /** The payload's JSON text. */
+  get text(): string {
+    return this.payload.text;
+  }
+
+  /** The equivalent plain object (numbers rounded to float64, as everywhere outside this package). */
+  get plain(): JsonObject {
+    return this.#once("plain", () => JSON.parse(this.payload.text) as JsonObject);
+  }
+
+  /** What a value-level comparison expects: the text normalised by JSON.parse and JSON.stringify. */
+  get normalised(): string {
+    return this.#once("normalised", () => JSON.stringify(this.plain));
+  }
+
+  /** The Struct message, as a receiver holds it after decoding a bare `google.protobuf.Struct`. */
+  get struct(): Struct {
+    return this.#once("struct", () => fromJsonString(StructSchema, this.payload.text));
+  }
+
+  /**
+   * The JsonObject protobuf-es uses for a Struct inside a message field, after
+   * a binary round trip of a `CallMCPTool` (what a client really receives).
+   */
+  get fieldObject(): JsonObject {
+    return this.#once("fieldObject", () => {
+      const call = create(CallMCPToolSchema, { name: this.payload.toolName, args: this.plain });
+      try {
+        return fromBinary(CallMCPToolSchema, toBinary(CallMCPToolSchema, call)).args ?? {};
+      } catch {
+        this.notes.push(
+          "JsonObject input built without a binary round trip (too deep for fromBinary)",
+        );
+        return this.plain;
+      }
+    });
+  }
+
+  /** The schema compiled once (the raw schema object when `compileSchema` is not exported). */
+  get compiled(): unknown {
+    return this.#once("compiled", () =>
+      this.api.compileSchema === undefined
+        ? this.payload.schema
+        : this.api.compileSchema(this.payload.schema),
+    );
+  }
+
+  /** A `CallMCPTool` with `raw_args_json`, as the client receives it (after a binary round trip where possible). */
+  get call(): CallMCPTool {
+    return this.#once("call", () => {
+      const toolCallFromJson = need(this.api.toolCallFromJson, "toolCallFromJson");
+      const call = toolCallFromJson(
+        { name: this.payload.toolName, argumentsJson: this.payload.text },
+        { ...readOptions(this.payload), rawArgsJson: "always" },
+      ) as CallMCPTool;
+      try {
+        return fromBinary(CallMCPToolSchema, toBinary(CallMCPToolSchema, call));
+      } catch {
+        this.notes.push("CallMCPTool used without a binary round trip (too deep for fromBinary)");
+        return call;
+      }
+    });
+  }
+}
+
+const allPayloads: readonly PayloadName[] = ["S", "M", "L", "XL", "Deep"];
+
+function sameValues(inputs: PayloadInputs): (result: unknown) => string | undefined {
+  return (result) => {
+    if (typeof result !== "string") return "did not return a string";
+    try {
+      return JSON.stringify(JSON.parse(result)) === inputs.normalised
+        ? undefined
+        : "output denotes different values than the input";
+    } catch {
+      return "output is not JSON";
+    }
+  };
+}
+
+/** A pool of fresh deep copies of the schema, so that every call sees a schema object it has never seen. */
+function freshSchemas(schema: object): { refill: (n: number) => void; next: () => object } {
+  let pool: object[] = [];
+  let i = 0;
+  return {
+    refill: (n) => {
+      pool = Array.from({ length: n }, () => structuredClone(schema));
+      i = 0;
+    },
+    next: () => pool[i++] ?? structuredClone(schema),
+  };
+}
+
+/** Every operation, in report order within each group. */
+export const operations: readonly OperationSpec[] = [
+  // Struct → JSON text.
+  {
+    id: "structToJson",
+    label: "structToJson",
+    group: "write",
+    role: "ours",
+    payloads: allPayloads,
+    prepare: (inp) => {
+      const f = need(inp.api.structToJson, "structToJson");
+      const struct = inp.struct;
+      const schema = inp.compiled;
+      return { call: () => f(struct, schema), check: sameValues(inp) };
+    },
+  },
+  {
+    id: "structToJson-field",
+    label: "structToJson (JsonObject input)",
+    group: "write",
+    role: "reference",
+    payloads: allPayloads,
+    prepare: (inp) => {
+      const f = need(inp.api.structToJson, "structToJson");
+      const obj = inp.fieldObject;
+      const schema = inp.compiled;
+      return { call: () => f(obj, schema), check: sameValues(inp) };
+    },
+  },
+  {
+    id: "toJsonString",
+    label: "protobuf-es toJsonString",
+    group: "write",
+    role: "baseline",
+    payloads: allPayloads,
+    prepare: (inp) => {
+      const struct = inp.struct;
+      return { call: () => toJsonString(StructSchema, struct), check: sameValues(inp) };
+    },
+  },
+  {
+    id: "JSON.stringify",
+    label: "JSON.stringify",
+    group: "write",
+    role: "baseline",
+    payloads: allPayloads,
+    prepare: (inp) => {
+      const plain = inp.plain;
+      return { call: () => JSON.stringify(plain), check: sameValues(inp) };
+    },
+  },
+  // JSON text → Struct, and the client's raw-text verification.
+  {
+    id: "structFromJson",
+    label: "structFromJson",
+    group: "read",
+    role: "ours",
+    payloads: allPayloads,
+    prepare: (inp) => {
+      const f = need(inp.api.structFromJson, "structFromJson");
+      const text = inp.text;
+      const options = readOptions(inp.payload);
+      // Not inp.struct: that would keep a second Struct alive while timing the read group.
+      const expected = toJsonString(StructSchema, fromJsonString(StructSchema, text));
+      return {
+        call: () => f(text, options),
+        check: (r) =>
+          toJsonString(StructSchema, r as Struct) === expected
+            ? undefined
+            : "Struct differs from protobuf-es's",
+      };
+    },
+  },
+  {
+    id: "verify",
+    label: 'toolCallArgumentsJson (rawJson: "verify")',
+    group: "read",
+    role: "ours",
+    payloads: allPayloads,
+    prepare: (inp) => {
+      const f = need(inp.api.toolCallArgumentsJson, "toolCallArgumentsJson");
+      const call = inp.call;
+      const schema = inp.compiled;
+      const options = { ...readOptions(inp.payload), rawJson: "verify" };
+      const text = inp.text;
+      return {
+        call: () => f(call, schema, options),
+        check: (r) => (r === text ? undefined : "did not return raw_args_json untouched"),
+      };
+    },
+  },
+  {
+    id: "fromJsonString",
+    label: "protobuf-es fromJsonString",
+    group: "read",
+    role: "baseline",
+    payloads: allPayloads,
+    prepare: (inp) => {
+      const text = inp.text;
+      return { call: () => fromJsonString(StructSchema, text) };
+    },
+  },
+  {
+    id: "JSON.parse",
+    label: "JSON.parse",
+    group: "read",
+    role: "baseline",
+    payloads: allPayloads,
+    prepare: (inp) => {
+      const text = inp.text;
+      return { call: () => JSON.parse(text) };
+    },
+  },
+  {
+    id: "lossless-json",
+    label: "lossless-json parse",
+    group: "read",
+    role: "reference",
+    payloads: ["S", "M", "L", "Deep"],
+    prepare: (inp) => {
+      const text = inp.text;
+      return { call: () => losslessParse(text) };
+    },
+  },
+  // The schema: compiling, and what a cached or compiled schema costs per call.
+  {
+    id: "no-schema",
+    label: "structToJson without a schema",
+    group: "schema",
+    role: "baseline",
+    payloads: ["S", "M"],
+    prepare: (inp) => {
+      const f = need(inp.api.structToJson, "structToJson");
+      const struct = inp.struct;
+      return { call: () => f(struct) };
+    },
+  },
+  {
+    id: "cached-schema",
+    label: "structToJson, same schema object again (cached)",
+    group: "schema",
+    role: "ours",
+    payloads: ["S", "M"],
+    prepare: (inp) => {
+      const f = need(inp.api.structToJson, "structToJson");
+      const struct = inp.struct;
+      const schema = inp.payload.schema;
+      return { call: () => f(struct, schema), check: sameValues(inp) };
+    },
+  },
+  {
+    id: "compiled-schema",
+    label: "structToJson, compiled schema",
+    group: "schema",
+    role: "ours",
+    payloads: ["S", "M"],
+    prepare: (inp) => {
+      const f = need(inp.api.structToJson, "structToJson");
+      need(inp.api.compileSchema, "compileSchema");
+      const struct = inp.struct;
+      const schema = inp.compiled;
+      return { call: () => f(struct, schema), check: sameValues(inp) };
+    },
+  },
+  {
+    id: "compileSchema",
+    label: "compileSchema (new schema object)",
+    group: "schema",
+    role: "ours",
+    payloads: ["S", "M"],
+    prepare: (inp) => {
+      const f = need(inp.api.compileSchema, "compileSchema");
+      const fresh = freshSchemas(inp.payload.schema);
+      return { call: () => f(fresh.next()), refill: fresh.refill };
+    },
+  },
+  {
+    id: "first-use",
+    label: "structToJson, new schema object (first use)",
+    group: "schema",
+    role: "ours",
+    payloads: ["S", "M"],
+    prepare: (inp) => {
+      const f = need(inp.api.structToJson, "structToJson");
+      const struct = inp.struct;
+      const fresh = freshSchemas(inp.payload.schema);
+      return { call: () => f(struct, fresh.next()), refill: fresh.refill, check: sameValues(inp) };
+    },
+  },
+];
+
+/** Looks an operation up by id. */
+export function operationById(id: string): OperationSpec | undefined {
+  return operations.find((o) => o.id === id);
+}

@@ -1,0 +1,65 @@
+// Loads the package's functions lazily and loosely typed, so that the harness
+// runs (baselines only) at every stage of development: a function that is not
+// exported yet, or a module that does not load, makes our rows "n/a".
+
+/** The package functions the benchmark calls; each is undefined until the package exports it. */
+export interface PackageApi {
+  /** `structToJson(struct, schema, options)`. */
+  readonly structToJson:
+    | ((struct: unknown, schema?: unknown, options?: object) => string)
+    | undefined;
+  /** `compileSchema(schema)`. */
+  readonly compileSchema: ((schema: unknown) => unknown) | undefined;
+  /** `structFromJson(text, options)`. */
+  readonly structFromJson: ((json: string, options?: object) => unknown) | undefined;
+  /** `toolCallFromJson(init, options)`. */
+  readonly toolCallFromJson:
+    | ((init: { name: string; argumentsJson: string }, options?: object) => unknown)
+    | undefined;
+  /** `toolCallArgumentsJson(call, schema, options)`. */
+  readonly toolCallArgumentsJson:
+    | ((call: unknown, schema?: unknown, options?: object) => string)
+    | undefined;
+  /** Why the package did not load at all, if it did not. */
+  readonly loadError: string | undefined;
+}
+
+type AnyFunction = (...args: never[]) => unknown;
+
+function pick<T>(mod: Record<string, unknown>, name: string): T | undefined {
+  const f = mod[name];
+  return typeof f === "function" ? (f as AnyFunction as T) : undefined;
+}
+
+/** Imports the package from src/ (run under tsx); never throws. */
+export async function loadPackageApi(): Promise<PackageApi> {
+  let mod: Record<string, unknown> = {};
+  let loadError: string | undefined;
+  try {
+    mod = (await import("../src/index.js")) as unknown as Record<string, unknown>;
+  } catch (e) {
+    loadError = e instanceof Error ? `${e.name}: ${e.message.split("\n")[0]}` : String(e);
+  }
+  const api: PackageApi = {
+    structToJson: pick(mod, "structToJson"),
+    compileSchema: pick(mod, "compileSchema"),
+    structFromJson: pick(mod, "structFromJson"),
+    toolCallFromJson: pick(mod, "toolCallFromJson"),
+    toolCallArgumentsJson: pick(mod, "toolCallArgumentsJson"),
+    loadError,
+  };
+  return Object.freeze(api);
+}
+
+/** A short, value-free description of an error thrown by an operation (code and path when it has them). */
+export function describeError(e: unknown): string {
+  if (e instanceof Error) {
+    const { code, path } = e as Error & { code?: unknown; path?: unknown };
+    if (typeof code === "string" && typeof path === "string") {
+      return `${code} at ${path === "" ? "(root)" : path}`;
+    }
+    if (/not yet/i.test(e.message)) return "not implemented yet";
+    return `${e.name}: ${e.message.split("\n")[0]!.slice(0, 120)}`;
+  }
+  return String(e).slice(0, 120);
+}

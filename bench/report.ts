@@ -1,0 +1,427 @@
+// Turns raw measurements into the ratio tables and the target checklist. Every
+// speed figure is a ratio against a baseline timed in the same round, paired
+// round by round, then the median over rounds (the spread shows the noise).
+
+import type { MemoryResult } from "./memory.js";
+import type { GroupName, Role } from "./operations.js";
+import type { PayloadName } from "./payloads.js";
+
+/** The measurements of one operation on one payload. */
+export interface OperationResult {
+  /** Operation id (see operations.ts). */
+  readonly id: string;
+  /** Report label. */
+  readonly label: string;
+  /** Ours, baseline or reference. */
+  readonly role: Role;
+  /** Its group. */
+  readonly group: GroupName;
+  /** The payload. */
+  readonly payload: PayloadName;
+  /** UTF-8 bytes of the payload's JSON text. */
+  readonly bytes: number;
+  /** "n/a" (not exported yet) or an error description; undefined when it ran. */
+  readonly unavailable: string | undefined;
+  /** A problem the output check found (the operation was still timed). */
+  readonly checkProblem: string | undefined;
+  /** Median ms per call in each round; NaN where that round failed. */
+  readonly roundsMs: number[];
+}
+
+/** Everything one run produced. */
+export interface RunResults {
+  /** The run's environment, one line per fact. */
+  readonly environment: readonly string[];
+  /** True for a --quick smoke run (figures are not meaningful). */
+  readonly quick: boolean;
+  /** Timing results. */
+  readonly operations: readonly OperationResult[];
+  /** Peak RSS growth per operation on L. */
+  readonly memory: Readonly<Record<string, MemoryResult>>;
+  /** Anything worth knowing that is not a number. */
+  readonly notes: readonly string[];
+}
+
+const median = (xs: readonly number[]): number => {
+  const s = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+  if (s.length === 0) return Number.NaN;
+  const m = s.length >> 1;
+  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+/** A ratio with its spread over rounds. */
+export interface Ratio {
+  /** Median over rounds. */
+  readonly value: number;
+  /** Smallest round. */
+  readonly min: number;
+  /** Largest round. */
+  readonly max: number;
+}
+
+function find(r: RunResults, id: string, payload: PayloadName): OperationResult | undefined {
+  return r.operations.find((o) => o.id === id && o.payload === payload);
+}
+
+/** Median ms per call, NaN when not measured. */
+export function medianMs(r: RunResults, id: string, payload: PayloadName): number {
+  const o = find(r, id, payload);
+  return o === undefined || o.unavailable !== undefined ? Number.NaN : median(o.roundsMs);
+}
+
+/**
+ * `numerator`'s time over `denominator`'s, paired round by round. With the
+ * baseline as numerator this is the throughput ratio (> 1: ours is faster).
+ */
+export function timeRatio(
+  r: RunResults,
+  numeratorId: string,
+  denominatorId: string,
+  payload: PayloadName,
+): Ratio | undefined {
+  const a = find(r, numeratorId, payload);
+  const b = find(r, denominatorId, payload);
+  if (
+    a === undefined ||
+    b === undefined ||
+    a.unavailable !== undefined ||
+    b.unavailable !== undefined
+  ) {
+    return undefined;
+  }
+  const per: number[] = [];
+  for (let i = 0; i < Math.min(a.roundsMs.length, b.roundsMs.length); i++) {
+    const q = a.roundsMs[i]! / b.roundsMs[i]!;
+    if (Number.isFinite(q)) per.push(q);
+  }
+  if (per.length === 0) return undefined;
+  return { value: median(per), min: Math.min(...per), max: Math.max(...per) };
+}
+
+const fmtRatio = (q: Ratio | undefined): string =>
+  q === undefined
+    ? "n/a"
+    : q.min === q.max
+      ? `${q.value.toFixed(2)}×`
+      : `${q.value.toFixed(2)}× (${q.min.toFixed(2)}–${q.max.toFixed(2)})`;
+
+function fmtMBps(r: RunResults, id: string, payload: PayloadName): string {
+  const o = find(r, id, payload);
+  if (o === undefined) return "–";
+  if (o.unavailable !== undefined) return "n/a";
+  const ms = median(o.roundsMs);
+  return Number.isFinite(ms) ? (o.bytes / 1e6 / (ms / 1000)).toFixed(1) : "error";
+}
+
+function fmtTime(ms: number): string {
+  if (!Number.isFinite(ms)) return "n/a";
+  if (ms < 1) return `${(ms * 1000).toFixed(2)} µs`;
+  return `${ms.toFixed(ms < 10 ? 2 : 0)} ms`;
+}
+
+const fmtBytes = (b: number): string =>
+  b >= 1e6 ? `${(b / 1e6).toFixed(1)} MB` : b >= 1e3 ? `${(b / 1e3).toFixed(1)} KB` : `${b} B`;
+
+function table(head: readonly string[], rows: readonly (readonly string[])[]): string {
+  const line = (cells: readonly string[]) => `| ${cells.join(" | ")} |`;
+  return [line(head), line(head.map(() => "---")), ...rows.map(line)].join("\n");
+}
+
+function payloadsOf(r: RunResults, group: GroupName): PayloadName[] {
+  const seen: PayloadName[] = [];
+  for (const o of r.operations)
+    if (o.group === group && !seen.includes(o.payload)) seen.push(o.payload);
+  return seen;
+}
+
+function bytesOf(r: RunResults, payload: PayloadName): number {
+  return r.operations.find((o) => o.payload === payload)?.bytes ?? Number.NaN;
+}
+
+/** Ours over the baseline for one memory measure; NaN when either is missing. */
+function memoryRatio(
+  r: RunResults,
+  ours: string,
+  base: string,
+  measure: "heapMiB" | "rssMiB",
+): number {
+  const a = r.memory[ours];
+  const b = r.memory[base];
+  return a !== undefined && b !== undefined && !("error" in a) && !("error" in b)
+    ? a[measure] / b[measure]
+    : Number.NaN;
+}
+
+/** One row of the target checklist. */
+export interface TargetRow {
+  /** What the issue asks. */
+  readonly target: string;
+  /** What this run measured. */
+  readonly measured: string;
+  /** Met, missed, or not measurable in this run. */
+  readonly ok: boolean | undefined;
+}
+
+/** Checks every target of the issue against this run. */
+export function evaluateTargets(r: RunResults): TargetRow[] {
+  const rows: TargetRow[] = [];
+  const atLeast = (target: string, q: Ratio | undefined, min: number) =>
+    rows.push({ target, measured: fmtRatio(q), ok: q === undefined ? undefined : q.value >= min });
+  for (const p of ["M", "L"] as const) {
+    atLeast(
+      `structToJson on ${p} ≥ 1.0× toJsonString`,
+      timeRatio(r, "toJsonString", "structToJson", p),
+      1,
+    );
+    atLeast(
+      `structToJson on ${p} ≥ 0.5× JSON.stringify`,
+      timeRatio(r, "JSON.stringify", "structToJson", p),
+      0.5,
+    );
+  }
+  for (const p of ["S", "M", "L"] as const) {
+    atLeast(
+      `structFromJson on ${p} ≥ 1.0× fromJsonString`,
+      timeRatio(r, "fromJsonString", "structFromJson", p),
+      1,
+    );
+  }
+  atLeast(
+    'toolCallArgumentsJson "verify" on L ≥ 1.0× fromJsonString',
+    timeRatio(r, "fromJsonString", "verify", "L"),
+    1,
+  );
+  const cached = timeRatio(r, "cached-schema", "no-schema", "S");
+  rows.push({
+    target: "cached schema path on S ≤ 1.1× the time without a schema",
+    measured: fmtRatio(cached),
+    ok: cached === undefined ? undefined : cached.value <= 1.1,
+  });
+  const sizeRatio = bytesOf(r, "XL") / bytesOf(r, "L");
+  for (const id of ["structToJson", "structFromJson", "verify"]) {
+    const q = medianMs(r, id, "XL") / medianMs(r, id, "L") / sizeRatio;
+    rows.push({
+      target: `${id}: XL/L time ratio ≤ 1.2 × size ratio`,
+      measured: Number.isFinite(q) ? `${q.toFixed(2)} × size ratio` : "n/a",
+      ok: Number.isFinite(q) ? q <= 1.2 : undefined,
+    });
+  }
+  for (const [ours, base] of [
+    ["structToJson", "toJsonString"],
+    ["structFromJson", "fromJsonString"],
+  ] as const) {
+    const q = memoryRatio(r, ours, base, "heapMiB");
+    rows.push({
+      target: `peak memory on L: ${ours} ≤ 1.0× ${base}`,
+      measured: Number.isFinite(q)
+        ? `${q.toFixed(2)}× (heap; RSS ${memoryRatio(r, ours, base, "rssMiB").toFixed(2)}×)`
+        : "n/a",
+      ok: Number.isFinite(q) ? q <= 1 : undefined,
+    });
+  }
+  return rows;
+}
+
+/** Renders the whole report as Markdown (readable as plain text too). */
+export function renderReport(r: RunResults): string {
+  const out: string[] = [];
+  out.push(
+    `## Benchmark run${r.quick ? " (--quick smoke run: figures are NOT meaningful)" : ""}`,
+    "",
+  );
+  out.push(...r.environment.map((l) => `- ${l}`), "");
+  out.push(
+    "Ratios are throughput ratios against a baseline timed in the same round (> 1× means ours is",
+    "faster), median over rounds, with the range over rounds in brackets. MB/s is the JSON text's",
+    "UTF-8 size over the median time per call.",
+    "",
+  );
+
+  out.push("### Struct → JSON text", "");
+  out.push(
+    table(
+      [
+        "payload",
+        "size",
+        "structToJson MB/s",
+        "÷ toJsonString",
+        "÷ JSON.stringify",
+        "JsonObject input ÷ toJsonString",
+        "toJsonString MB/s",
+        "JSON.stringify MB/s",
+      ],
+      payloadsOf(r, "write").map((p) => [
+        p,
+        fmtBytes(bytesOf(r, p)),
+        fmtMBps(r, "structToJson", p),
+        fmtRatio(timeRatio(r, "toJsonString", "structToJson", p)),
+        fmtRatio(timeRatio(r, "JSON.stringify", "structToJson", p)),
+        fmtRatio(timeRatio(r, "toJsonString", "structToJson-field", p)),
+        fmtMBps(r, "toJsonString", p),
+        fmtMBps(r, "JSON.stringify", p),
+      ]),
+    ),
+    "",
+  );
+
+  out.push("### JSON text → Struct, and raw-text verification", "");
+  out.push(
+    table(
+      [
+        "payload",
+        "size",
+        "structFromJson MB/s",
+        "÷ fromJsonString",
+        "÷ JSON.parse",
+        "verify MB/s",
+        "verify ÷ fromJsonString",
+        "verify ÷ JSON.parse",
+        "fromJsonString MB/s",
+        "JSON.parse MB/s",
+        "lossless-json ÷ fromJsonString",
+      ],
+      payloadsOf(r, "read").map((p) => [
+        p,
+        fmtBytes(bytesOf(r, p)),
+        fmtMBps(r, "structFromJson", p),
+        fmtRatio(timeRatio(r, "fromJsonString", "structFromJson", p)),
+        fmtRatio(timeRatio(r, "JSON.parse", "structFromJson", p)),
+        fmtMBps(r, "verify", p),
+        fmtRatio(timeRatio(r, "fromJsonString", "verify", p)),
+        fmtRatio(timeRatio(r, "JSON.parse", "verify", p)),
+        fmtMBps(r, "fromJsonString", p),
+        fmtMBps(r, "JSON.parse", p),
+        fmtRatio(timeRatio(r, "fromJsonString", "lossless-json", p)),
+      ]),
+    ),
+    "",
+  );
+
+  out.push("### The schema: time per call ÷ structToJson without a schema (lower is better)", "");
+  out.push(
+    table(
+      [
+        "payload",
+        "without a schema (time)",
+        "same schema object (cached)",
+        "compiled schema",
+        "compileSchema, new object",
+        "first use of a new object",
+      ],
+      payloadsOf(r, "schema").map((p) => [
+        p,
+        fmtTime(medianMs(r, "no-schema", p)),
+        fmtRatio(timeRatio(r, "cached-schema", "no-schema", p)),
+        fmtRatio(timeRatio(r, "compiled-schema", "no-schema", p)),
+        fmtRatio(timeRatio(r, "compileSchema", "no-schema", p)),
+        fmtRatio(timeRatio(r, "first-use", "no-schema", p)),
+      ]),
+    ),
+    "",
+  );
+
+  const sizeRatio = bytesOf(r, "XL") / bytesOf(r, "L");
+  if (Number.isFinite(sizeRatio)) {
+    out.push(
+      `### Scaling: XL (${fmtBytes(bytesOf(r, "XL"))}) vs L (${fmtBytes(bytesOf(r, "L"))})`,
+      "",
+    );
+    const ids = ["structToJson", "toJsonString", "JSON.stringify", "structFromJson", "verify"];
+    out.push(
+      table(
+        ["operation", "L time", "XL time", "XL/L time ratio", "÷ size ratio (target ≤ 1.2)"],
+        [...ids, "fromJsonString", "JSON.parse"].map((id) => {
+          const l = medianMs(r, id, "L");
+          const xl = medianMs(r, id, "XL");
+          const q = xl / l;
+          return [
+            id,
+            fmtTime(l),
+            fmtTime(xl),
+            Number.isFinite(q) ? q.toFixed(2) : "n/a",
+            Number.isFinite(q) ? (q / sizeRatio).toFixed(2) : "n/a",
+          ];
+        }),
+      ),
+      "",
+      `Size ratio: ${sizeRatio.toFixed(2)}.`,
+      "",
+    );
+  }
+
+  const memIds = Object.keys(r.memory);
+  if (memIds.length > 0) {
+    out.push(
+      "### Peak memory on L: growth during one call (fresh process per call, median of runs)",
+      "",
+    );
+    out.push(
+      "Heap: V8's used heap (live and not yet collected) at its highest during the call, from",
+      "v8.GCProfiler (exact). RSS: the kernel's peak (VmHWM) during the call; it misses whatever",
+      "fits in heap pages the process had already committed, so it under-reports.",
+      "",
+    );
+    const baselineOf: Record<string, string> = {
+      structToJson: "toJsonString",
+      structFromJson: "fromJsonString",
+      verify: "fromJsonString",
+    };
+    const ratio = (id: string, measure: "heapMiB" | "rssMiB"): string => {
+      const base = baselineOf[id];
+      const q = base === undefined ? Number.NaN : memoryRatio(r, id, base, measure);
+      return Number.isFinite(q) ? `${q.toFixed(2)}× ${base}` : "–";
+    };
+    out.push(
+      table(
+        [
+          "operation",
+          "peak heap growth",
+          "÷ protobuf-es baseline",
+          "peak RSS growth",
+          "÷ protobuf-es baseline",
+        ],
+        memIds.map((id) => {
+          const m = r.memory[id]!;
+          return "error" in m
+            ? [id, m.error, "–", "–", "–"]
+            : [
+                id,
+                `${m.heapMiB.toFixed(1)} MiB`,
+                ratio(id, "heapMiB"),
+                `${m.rssMiB.toFixed(1)} MiB`,
+                ratio(id, "rssMiB"),
+              ];
+        }),
+      ),
+      "",
+    );
+  }
+
+  out.push("### Targets (issue 6)", "");
+  out.push(
+    table(
+      ["target", "measured", ""],
+      evaluateTargets(r).map((t) => [
+        t.target,
+        t.measured,
+        t.ok === undefined ? "n/a" : r.quick ? (t.ok ? "(✓)" : "(✗)") : t.ok ? "✓" : "✗",
+      ]),
+    ),
+    "",
+  );
+  if (r.quick)
+    out.push("Quick run: ✓/✗ in brackets are not assessments (tiny sizes, few samples).", "");
+
+  const notes = [...r.notes];
+  const grouped = new Map<string, PayloadName[]>();
+  for (const o of r.operations) {
+    const problem = o.unavailable ?? o.checkProblem;
+    if (problem === undefined) continue;
+    const key = `${o.label}: ${o.unavailable === undefined ? "output check failed: " : ""}${problem}`;
+    grouped.set(key, [...(grouped.get(key) ?? []), o.payload]);
+  }
+  for (const [key, payloads] of grouped)
+    notes.push(`${key} (${[...new Set(payloads)].join(", ")})`);
+  if (notes.length > 0) out.push("### Notes", "", ...notes.map((n) => `- ${n}`), "");
+  return out.join("\n");
+}

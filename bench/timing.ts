@@ -1,0 +1,88 @@
+// One timing round of one group: every operation of the group on one payload,
+// measured by tinybench in the same process, back to back, so that their ratio
+// is meaningful even on a shared, noisy machine.
+
+import { Bench } from "tinybench";
+import type { PreparedOperation } from "./operations.js";
+
+/** How long and how often each task of a round runs. */
+export interface TimingSettings {
+  /** tinybench time budget per task, in ms. */
+  readonly time: number;
+  /** tinybench minimum samples per task. */
+  readonly iterations: number;
+  /** tinybench warm-up budget per task, in ms. */
+  readonly warmupTime: number;
+  /** tinybench minimum warm-up samples per task. */
+  readonly warmupIterations: number;
+  /** A sample runs the operation in a loop for at least this long, so that the timer's resolution does not matter. */
+  readonly minSampleMs: number;
+}
+
+/** What one round measured for one operation: median ms per call, or why it could not be measured. */
+export type RoundResult = { readonly ms: number } | { readonly error: string };
+
+/**
+ * Counts undefined results, which makes every result "used" without keeping it
+ * alive: holding the previous result (a classic sink) would promote each large
+ * output to the old generation and time the garbage collector instead.
+ */
+export let undefinedResults = 0;
+
+/** How many calls one sample makes: enough to last `minSampleMs`. */
+function calibrateBatch(op: PreparedOperation, minSampleMs: number): number {
+  op.refill?.(1);
+  if (op.call() === undefined) undefinedResults++; // warm: the first call compiles
+  let calls = 0;
+  const start = performance.now();
+  let elapsed = 0;
+  while (elapsed < minSampleMs && calls < 100_000) {
+    if (op.refill !== undefined && calls % 64 === 0) op.refill(64);
+    if (op.call() === undefined) undefinedResults++;
+    calls++;
+    elapsed = performance.now() - start;
+  }
+  const perCall = elapsed / calls;
+  return Math.max(1, Math.min(100_000, Math.ceil(minSampleMs / Math.max(perCall, 1e-6))));
+}
+
+/** Times the given operations in one tinybench run, in the given order; returns ms per call (median of samples). */
+export async function timeRound(
+  tasks: readonly { readonly id: string; readonly op: PreparedOperation }[],
+  settings: TimingSettings,
+): Promise<Map<string, RoundResult>> {
+  const bench = new Bench({
+    time: settings.time,
+    iterations: settings.iterations,
+    warmupTime: settings.warmupTime,
+    warmupIterations: settings.warmupIterations,
+    throws: false,
+  });
+  const batches = new Map<string, number>();
+  for (const { id, op } of tasks) {
+    const batch = calibrateBatch(op, settings.minSampleMs);
+    batches.set(id, batch);
+    const call = op.call;
+    const refill = op.refill;
+    bench.add(
+      id,
+      () => {
+        for (let i = 0; i < batch; i++) if (call() === undefined) undefinedResults++;
+      },
+      refill === undefined ? {} : { beforeEach: () => refill(batch) },
+    );
+  }
+  await bench.run();
+  const out = new Map<string, RoundResult>();
+  for (const task of bench.tasks) {
+    const result = task.result;
+    if (result.state === "completed") {
+      out.set(task.name, { ms: result.latency.p50 / batches.get(task.name)! });
+    } else if (result.state === "errored") {
+      out.set(task.name, { error: result.error.message.split("\n")[0]!.slice(0, 120) });
+    } else {
+      out.set(task.name, { error: `task ${result.state}` });
+    }
+  }
+  return out;
+}

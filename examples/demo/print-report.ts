@@ -1,0 +1,138 @@
+// Renders the demo's report as a compact table: one row per call, texts cut
+// to a window around the first place they matter.
+
+import { parsePointer } from "../../src/json-pointer.js";
+import { type CallReport, callOk, type DemoReport, type Dispatch } from "./run-demo.js";
+
+const TEXT_WIDTH = 34;
+
+/** A window of `text` at most `width` characters wide, starting near the member named `key`. */
+export function excerpt(text: string, key: string | undefined, width = TEXT_WIDTH): string {
+  if (text.length <= width) return text;
+  const at = key === undefined ? -1 : text.indexOf(JSON.stringify(key));
+  let start = at <= 1 ? 0 : at - 1;
+  start = Math.min(start, text.length - (width - 1));
+  const head = start > 0 ? "…" : "";
+  const room = width - head.length;
+  const body = text.slice(start, start + room);
+  return start + room >= text.length ? head + body : `${head}${body.slice(0, -1)}…`;
+}
+
+/** The last member name on a pointer: where to look in a text for it. */
+function focusKey(path: string | undefined): string | undefined {
+  if (path === undefined) return undefined;
+  const tokens = parsePointer(path) ?? [];
+  for (let i = tokens.length - 1; i >= 0; i--) if (!/^\d+$/.test(tokens[i]!)) return tokens[i];
+  return undefined;
+}
+
+function verdict(d: Dispatch, flaggedOk = false): string {
+  if (d.rejected) return "REJECTED by the strict server";
+  if (d.receivedJson === undefined) return "no echo";
+  if (d.changed.length === 0) return "exact ✓";
+  const flagged = new Set(d.diagnostics.map((x) => x.path));
+  const all = d.changed.every((p) => flagged.has(p));
+  return `changed ${d.changed.join(" ")}${flaggedOk && all ? " (flagged)" : ""}`;
+}
+
+function pad(text: string, width: number): string {
+  const len = [...text].length;
+  return len >= width ? text : text + " ".repeat(width - len);
+}
+
+function row(cells: readonly string[], widths: readonly number[]): string {
+  return cells
+    .map((c, i) => (i === cells.length - 1 ? c : pad(c, widths[i]!)))
+    .join("  ")
+    .trimEnd();
+}
+
+function diagnosticsText(d: Dispatch): string {
+  return d.diagnostics.length === 0 ? "–" : d.diagnostics.map((x) => `${x.path} ${x.code}`).join(", ");
+}
+
+/** The report as lines of text. */
+export function formatReport(report: DemoReport): string[] {
+  const calls = report.calls;
+  const toolWidth = Math.max(4, ...calls.map((c) => c.call.name.length));
+  const out: string[] = [];
+  out.push(
+    `${calls.length} model tool calls → gRPC server (Connect-ES, HTTP/2, 127.0.0.1:${report.port}) → gRPC client → MCP TypeScript SDK → stdio → strict Python MCP server (Pydantic StrictInt)`,
+    "",
+    "With raw_args_json (the default): what reached the strict server",
+  );
+  const w1 = [toolWidth, TEXT_WIDTH, TEXT_WIDTH, 0];
+  out.push(row(["tool", "protobuf-es toJson would send", "the bridge sent", "server got (bridge | plain toJson)"], w1));
+  for (const c of calls) {
+    const key = focusKey(c.plain.changed[0]);
+    out.push(
+      row(
+        [
+          c.call.name,
+          excerpt(c.plain.sentJson, key),
+          excerpt(c.bridge.sentJson, key),
+          `${verdict(c.bridge)} | ${verdict(c.plain)}`,
+        ],
+        w1,
+      ),
+    );
+  }
+  out.push("", 'Schema path alone (rawArgsJson: "never"): Struct + the tool\'s inputSchema, no raw text');
+  const w2 = [toolWidth, TEXT_WIDTH, 30, 0];
+  out.push(row(["tool", "the bridge sent", "diagnostics", "server got"], w2));
+  for (const c of calls) {
+    const key = focusKey(c.schemaOnly.changed[0]);
+    out.push(
+      row(
+        [c.call.name, excerpt(c.schemaOnly.sentJson, key), diagnosticsText(c.schemaOnly), verdict(c.schemaOnly, true)],
+        w2,
+      ),
+    );
+  }
+  const rows = calls.find((c) => c.call.name === "query_rows");
+  if (rows !== undefined) out.push("", ...formatRowSet(rows));
+  const good = calls.filter(callOk).length;
+  out.push(
+    "",
+    report.ok
+      ? `OK: all ${calls.length} calls arrived exactly as the model wrote them, and every result came back exactly.`
+      : `FAILED: ${calls.length - good} of ${calls.length} calls did not arrive (or come back) exactly.`,
+  );
+  return out;
+}
+
+function formatRowSet(c: CallReport): string[] {
+  const sent = c.bridge.resultJson === undefined ? undefined : memberText(c.bridge.resultJson, "rows");
+  const got = c.submittedJson === undefined ? undefined : memberText(c.submittedJson, "rows");
+  const plain = c.submittedPlainJson === undefined ? undefined : memberText(c.submittedPlainJson, "rows");
+  const same = c.submittedJson !== undefined && c.submittedJson === c.bridge.resultJson;
+  return [
+    "query_rows's row set (structuredContent under its outputSchema), back through SubmitResult:",
+    `  the tool returned        ${sent ?? "(nothing)"}`,
+    `  the gRPC server decoded  ${got ?? "(nothing)"}${same ? "  byte for byte ✓" : "  DIFFERENT"}`,
+    `  protobuf-es toJson       ${plain ?? "(nothing)"}`,
+  ];
+}
+
+/** The text of `"key": value` in JSON text, from the key to the end of its value (for display only). */
+function memberText(json: string, key: string): string | undefined {
+  const at = json.indexOf(JSON.stringify(key));
+  if (at === -1) return undefined;
+  let depth = 0;
+  let i = json.indexOf(":", at) + 1;
+  while (json[i] === " ") i++;
+  const start = i;
+  for (; i < json.length; i++) {
+    const ch = json[i];
+    if (ch === "[" || ch === "{") depth++;
+    else if (ch === "]" || ch === "}") {
+      if (depth === 0) break;
+      depth--;
+      if (depth === 0) {
+        i++;
+        break;
+      }
+    } else if (ch === "," && depth === 0) break;
+  }
+  return json.slice(start, i);
+}

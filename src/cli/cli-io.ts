@@ -1,0 +1,16 @@
+// Where a command writes: injected so that commands stay plain functions.
+
+import type { Diagnostic } from "../diagnostics.js";
+
+/** The CLI's outputs. */
+export interface CliIo {
+  /** Writes to stdout (text or bytes, as given). */
+  stdout(chunk: string | Uint8Array): void;
+  /** Writes one line to stderr (the newline is added). */
+  stderr(line: string): void;
+}
+
+/** Writes one diagnostic as `path<TAB>code` on stderr (the path is "" for the root). */
+export function printDiagnostic(io: CliIo, d: Diagnostic): void {
+  io.stderr(`${d.path}\t${d.code}`);
+}

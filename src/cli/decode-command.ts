@@ -1,0 +1,80 @@
+// `decode`: a ClientAction, CallMCPTool or MCPToolResult in, the arguments (or
+// structured content) JSON text out, as a client would hand it to an MCP server.
+
+import { toolCallArgumentsJson, toolResultJson } from "../index.js";
+import { type CliIo, printDiagnostic } from "./cli-io.js";
+import { readMessage } from "./message-input.js";
+import { choice, parseOptions, singleInput } from "./parse-options.js";
+import { readBytes } from "./read-input.js";
+import { pickSchema, readSchema } from "./schema-input.js";
+
+/** `decode --help`. */
+export const DECODE_HELP = `Usage: struct-json-bridge decode [FILE|-] [options]
+
+Reads a ClientAction, CallMCPTool or MCPToolResult (binary protobuf or
+ProtoJSON) from FILE or stdin and prints its arguments (or structured content)
+as the JSON text a strict MCP server expects. Diagnostics go to stderr, one per
+line as "path<TAB>code" (path is an RFC 6901 JSON Pointer, "" for the root).
+
+Options:
+  --schema FILE          the tool's JSON Schema (inputSchema for a call,
+                         outputSchema for a result), one MCP tool object, or a
+                         whole tools/list result (the tool is picked by name)
+  --tool NAME            which tool of a tools/list --schema file to use
+                         (default: the call's name; needed for a result)
+  --format binary|json   input format (default: auto-detected)
+  --type action|call|result
+                         message type (default: auto-detected where only one fits)
+  --raw verify|trust|ignore
+                         raw_args_json handling (default verify: used only when
+                         it agrees with the Struct; trust: used unchecked;
+                         ignore: Struct and schema only)
+  --whole-floats decimal|integer
+                         how whole values at "number" positions are written
+                         (default decimal: 1.0)
+  -h, --help             this help
+
+Exit status: 0 ok, 1 input rejected, 2 usage error.`;
+
+/** Runs `decode`; returns the exit status. */
+export function decodeCommand(argv: readonly string[], io: CliIo): 0 {
+  const { values, positionals } = parseOptions("decode", argv, {
+    schema: { type: "string" },
+    tool: { type: "string" },
+    format: { type: "string" },
+    type: { type: "string" },
+    raw: { type: "string" },
+    "whole-floats": { type: "string" },
+  });
+  if (values.help === true) {
+    io.stdout(`${DECODE_HELP}\n`);
+    return 0;
+  }
+  const format = choice("format", values.format, ["binary", "json"] as const);
+  const type = choice("type", values.type, ["action", "call", "result"] as const);
+  const raw = choice("raw", values.raw, ["verify", "trust", "ignore"] as const);
+  const wholeFloats = choice("whole-floats", values["whole-floats"], ["decimal", "integer"] as const);
+  const input = singleInput("decode", positionals);
+  const schemaFile = typeof values.schema === "string" ? values.schema : undefined;
+  const tool = typeof values.tool === "string" ? values.tool : undefined;
+  // Read the schema first: an unreadable schema is reported even for bad input.
+  const source = schemaFile === undefined ? undefined : readSchema(schemaFile);
+  const message = readMessage(readBytes(input), format, type);
+  const options = {
+    onDiagnostic: (d: Parameters<typeof printDiagnostic>[1]) => printDiagnostic(io, d),
+    ...(raw === undefined ? {} : { rawJson: raw }),
+    ...(wholeFloats === undefined ? {} : { wholeFloats }),
+  };
+  let json: string;
+  if (message.type === "result") {
+    const schema = source === undefined ? undefined : pickSchema(source, tool ?? "", "outputSchema", schemaFile!);
+    json = toolResultJson(message.result, schema ?? null, options);
+  } else {
+    const schema =
+      source === undefined ? undefined : pickSchema(source, tool ?? message.call.name, "inputSchema", schemaFile!);
+    json = toolCallArgumentsJson(message.call, schema ?? null, options);
+  }
+  // Raw text may already end with a newline (it is passed on byte for byte).
+  io.stdout(json.endsWith("\n") ? json : `${json}\n`);
+  return 0;
+}

@@ -1,0 +1,59 @@
+// `encode`: the model's argument JSON text in, a ClientAction out, as a server
+// that emits tool calls would build it.
+
+import { create, toBinary, toJsonString } from "@bufbuild/protobuf";
+import type { Diagnostic } from "../diagnostics.js";
+import { ClientActionSchema, toolCallFromJson } from "../index.js";
+import { usageError } from "./cli-error.js";
+import { type CliIo, printDiagnostic } from "./cli-io.js";
+import { choice, parseOptions, singleInput } from "./parse-options.js";
+import { readText } from "./read-input.js";
+
+/** `encode --help`. */
+export const ENCODE_HELP = `Usage: struct-json-bridge encode --name NAME [options] [FILE|-]
+
+Reads a tool call's argument JSON text (one JSON object) from FILE or stdin and
+writes a ClientAction carrying it: args as a google.protobuf.Struct and,
+per --raw, the text itself in raw_args_json, byte for byte. Diagnostics (such
+as precision-lost for an integer above 2^53) go to stderr as "path<TAB>code".
+
+Options:
+  --name NAME            the tool's name (required)
+  --server-id ID         the MCP server's id (default: empty)
+  --action-id ID         the ClientAction's action_id (default: empty)
+  --raw always|when-lossy|never
+                         when to fill raw_args_json (default always;
+                         when-lossy: only when the Struct loses a number)
+  --format binary|json   output: binary protobuf or ProtoJSON (default json)
+  -h, --help             this help
+
+Exit status: 0 ok, 1 input rejected, 2 usage error.`;
+
+/** Runs `encode`; returns the exit status. */
+export function encodeCommand(argv: readonly string[], io: CliIo): 0 {
+  const { values, positionals } = parseOptions("encode", argv, {
+    name: { type: "string" },
+    "server-id": { type: "string" },
+    "action-id": { type: "string" },
+    raw: { type: "string" },
+    format: { type: "string" },
+  });
+  if (values.help === true) {
+    io.stdout(`${ENCODE_HELP}\n`);
+    return 0;
+  }
+  const name = values.name;
+  if (typeof name !== "string" || name === "") throw usageError("encode: --name NAME is required");
+  const raw = choice("raw", values.raw, ["always", "when-lossy", "never"] as const);
+  const format = choice("format", values.format, ["binary", "json"] as const) ?? "json";
+  const input = singleInput("encode", positionals);
+  const serverId = typeof values["server-id"] === "string" ? values["server-id"] : undefined;
+  const actionId = typeof values["action-id"] === "string" ? values["action-id"] : "";
+  const call = toolCallFromJson(
+    { name, argumentsJson: readText(input), ...(serverId === undefined ? {} : { serverId }) },
+    { onDiagnostic: (d: Diagnostic) => printDiagnostic(io, d), ...(raw === undefined ? {} : { rawArgsJson: raw }) },
+  );
+  const action = create(ClientActionSchema, { actionId, action: { case: "callMcpTool", value: call } });
+  io.stdout(format === "binary" ? toBinary(ClientActionSchema, action) : `${toJsonString(ClientActionSchema, action)}\n`);
+  return 0;
+}

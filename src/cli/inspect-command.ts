@@ -1,0 +1,104 @@
+// `inspect`: one line per number, showing how the schema reads it — for
+// finding out why a strict server rejected (or would reject) a call.
+
+import type { JsonObject } from "@bufbuild/protobuf";
+import { isLosslessNumber, parse } from "lossless-json";
+import { type JsonPointer, pointerAppend } from "../json-pointer.js";
+import { inspectNumbers } from "../to-json.js";
+import { usageError } from "./cli-error.js";
+import type { CliIo } from "./cli-io.js";
+import { readMessage } from "./message-input.js";
+import { choice, parseOptions, singleInput } from "./parse-options.js";
+import { readBytes } from "./read-input.js";
+import { pickSchema, readSchema } from "./schema-input.js";
+
+/** `inspect --help`. */
+export const INSPECT_HELP = `Usage: struct-json-bridge inspect FILE --schema FILE [options]
+
+Reads a ClientAction, CallMCPTool or MCPToolResult (binary protobuf or
+ProtoJSON) and prints one tab-separated line per number in its Struct:
+
+  path       RFC 6901 JSON Pointer of the number
+  struct     the float64 the Struct holds (JavaScript's shortest form)
+  raw        the number as written in raw_args_json / raw_structured_content_json
+             ("-" when the message carries no raw text)
+  reading    what the schema says it is: integer, number, ambiguous or unknown
+  output     the text decode writes for it from the Struct and schema
+  codes      diagnostics at that number, comma-separated ("-" for none)
+
+Options:
+  --schema FILE          the tool's JSON Schema, one MCP tool object, or a
+                         tools/list result (required)
+  --tool NAME            which tool of a tools/list --schema file to use
+                         (default: the call's name; needed for a result)
+  --format binary|json   input format (default: auto-detected)
+  --type action|call|result
+                         message type (default: auto-detected where only one fits)
+  -h, --help             this help
+
+Exit status: 0 ok, 1 input rejected, 2 usage error.`;
+
+/** Number texts of a raw JSON text, by JSON Pointer; undefined when it cannot be read. */
+function rawNumberTexts(raw: string | undefined): Map<JsonPointer, string> | undefined {
+  if (raw === undefined) return undefined;
+  let value: unknown;
+  try {
+    value = parse(raw);
+  } catch {
+    return undefined;
+  }
+  const out = new Map<JsonPointer, string>();
+  const walk = (v: unknown, path: JsonPointer): void => {
+    if (isLosslessNumber(v)) out.set(path, v.value);
+    else if (Array.isArray(v)) v.forEach((x, i) => walk(x, pointerAppend(path, i)));
+    else if (v !== null && typeof v === "object") {
+      for (const k of Object.keys(v)) walk((v as Record<string, unknown>)[k], pointerAppend(path, k));
+    }
+  };
+  walk(value, "");
+  return out;
+}
+
+/** Runs `inspect`; returns the exit status. */
+export function inspectCommand(argv: readonly string[], io: CliIo): 0 {
+  const { values, positionals } = parseOptions("inspect", argv, {
+    schema: { type: "string" },
+    tool: { type: "string" },
+    format: { type: "string" },
+    type: { type: "string" },
+  });
+  if (values.help === true) {
+    io.stdout(`${INSPECT_HELP}\n`);
+    return 0;
+  }
+  const format = choice("format", values.format, ["binary", "json"] as const);
+  const type = choice("type", values.type, ["action", "call", "result"] as const);
+  if (positionals.length === 0) throw usageError("inspect: FILE is required (- for stdin)");
+  const input = singleInput("inspect", positionals);
+  const schemaFile = values.schema;
+  if (typeof schemaFile !== "string") throw usageError("inspect: --schema FILE is required");
+  const tool = typeof values.tool === "string" ? values.tool : undefined;
+  const source = readSchema(schemaFile);
+  const message = readMessage(readBytes(input), format, type);
+  let struct: JsonObject;
+  let raw: string | undefined;
+  let schema: ReturnType<typeof pickSchema>;
+  if (message.type === "result") {
+    struct = message.result.structuredContent ?? {};
+    raw = message.result.rawStructuredContentJson;
+    schema = pickSchema(source, tool ?? "", "outputSchema", schemaFile);
+  } else {
+    struct = message.call.args ?? {};
+    raw = message.call.rawArgsJson;
+    schema = pickSchema(source, tool ?? message.call.name, "inputSchema", schemaFile);
+  }
+  const rawTexts = rawNumberTexts(raw);
+  const lines = ["path\tstruct\traw\treading\toutput\tcodes"];
+  for (const n of inspectNumbers(struct, schema ?? null)) {
+    const codes = n.codes.length === 0 ? "-" : n.codes.join(",");
+    const rawText = rawTexts?.get(n.path) ?? "-";
+    lines.push(`${n.path}\t${String(n.value)}\t${rawText}\t${n.reading}\t${n.text}\t${codes}`);
+  }
+  io.stdout(`${lines.join("\n")}\n`);
+  return 0;
+}

@@ -1,0 +1,112 @@
+// Numbers whose JSON text JavaScript cannot write on its own (9007199254740993,
+// 1.0, -0), carried through objects handed to the MCP SDK. Where the runtime has
+// JSON.rawJSON (Node ≥ 22) they are raw JSON values that every JSON.stringify
+// writes verbatim; elsewhere they are ExactNumber markers that only
+// serializeExactMessage can write, so that no serializer drops digits silently.
+
+import { StructJsonError } from "../errors.js";
+import type { JsonPointer } from "../json-pointer.js";
+
+type RawJsonFn = (text: string) => unknown;
+type IsRawJsonFn = (value: unknown) => boolean;
+const nativeRawJson = (JSON as unknown as { rawJSON?: RawJsonFn }).rawJSON;
+const nativeIsRawJson = (JSON as unknown as { isRawJSON?: IsRawJsonFn }).isRawJSON;
+
+/** True when the runtime has `JSON.rawJSON`, so any JSON.stringify writes exact numbers. */
+export const hasNativeRawJson: boolean = nativeRawJson !== undefined;
+
+// The serialization in progress, if any (JSON.stringify is synchronous, so one
+// slot suffices): markers met during it record their text here.
+let active: { readonly prefix: string; readonly texts: string[] } | undefined;
+
+/**
+ * A JSON number text kept exactly, for runtimes without `JSON.rawJSON`. Plain
+ * `JSON.stringify` refuses it (throws `exact-json-unsupported`) instead of
+ * writing a rounded number; {@link serializeExactMessage} writes its text.
+ */
+export class ExactNumber {
+  /** The number exactly as it must appear in JSON text. */
+  readonly text: string;
+  /** Where it sits in the arguments, for the error message. */
+  readonly path: JsonPointer;
+
+  constructor(text: string, path: JsonPointer) {
+    this.text = text;
+    this.path = path;
+    Object.freeze(this);
+  }
+
+  /** The nearest float64, for display and arithmetic; not exact by definition. */
+  valueOf(): number {
+    return Number(this.text);
+  }
+
+  /** Called by JSON.stringify: a stand-in inside serializeExactMessage, an error anywhere else. */
+  toJSON(): string {
+    if (active === undefined) {
+      throw new StructJsonError(
+        "exact-json-unsupported",
+        this.path,
+        "this number cannot be written exactly by JSON.stringify on this runtime (no JSON.rawJSON); send it through ExactStdioClientTransport or serializeExactMessage",
+      );
+    }
+    active.texts.push(this.text);
+    return `${active.prefix}${active.texts.length - 1}`;
+  }
+}
+
+/** True for a value produced by `JSON.rawJSON` (false on runtimes without it). */
+export function isRawJson(value: unknown): boolean {
+  return nativeIsRawJson !== undefined && nativeIsRawJson(value);
+}
+
+/**
+ * The value to put in an arguments object for one number text: a plain number
+ * when JavaScript writes that number back with the same text, else a raw JSON
+ * value (Node ≥ 22) or an {@link ExactNumber}.
+ */
+export function exactNumberValue(text: string, path: JsonPointer): unknown {
+  const n = Number(text);
+  if (String(n) === text) return n;
+  return nativeRawJson !== undefined ? nativeRawJson(text) : new ExactNumber(text, path);
+}
+
+function randomPrefix(): string {
+  const bytes = new Uint8Array(16);
+  globalThis.crypto.getRandomValues(bytes);
+  let hex = "";
+  for (const b of bytes) hex += b.toString(16).padStart(2, "0");
+  return `sjb-exact-${hex}-`;
+}
+
+/**
+ * JSON text of a message (as `JSON.stringify` writes it), with every raw JSON
+ * value and {@link ExactNumber} written exactly. For transports that serialize
+ * JSON-RPC messages themselves.
+ */
+export function serializeExactMessage(message: unknown): string {
+  if (active !== undefined) throw new Error("serializeExactMessage is not reentrant");
+  // A fresh random prefix per call: a data string cannot be mistaken for a
+  // stand-in, since the sender of the data cannot know the prefix.
+  const slot = { prefix: randomPrefix(), texts: [] as string[] };
+  active = slot;
+  let json: string;
+  try {
+    json = JSON.stringify(message);
+  } finally {
+    active = undefined;
+  }
+  if (slot.texts.length === 0) return json;
+  let replaced = 0;
+  const out = json.replace(new RegExp(`"${slot.prefix}(\\d+)"`, "g"), (whole, index: string) => {
+    const text = slot.texts[Number(index)];
+    if (text === undefined) return whole;
+    replaced++;
+    return text;
+  });
+  if (replaced !== slot.texts.length) {
+    // Only a marker inside a key or a data string could cause this; never guess.
+    throw new StructJsonError("exact-json-unsupported", "", "an exact number could not be placed in the message");
+  }
+  return out;
+}

@@ -1,0 +1,291 @@
+// Repair mode: run tool calls whose failing arguments have exactly one
+// reading, reject the rest with a value-free report, and log both.
+
+import type { Diagnostic, DiagnosticHandler } from "./diagnostics.js";
+import { isStructJsonError, StructJsonError } from "./errors.js";
+import type { JsonPointer } from "./json-pointer.js";
+import type { JsonSchema } from "./json-schema.js";
+import { applyEdits } from "./repair/edits.js";
+import { integerLiteralCandidates } from "./repair/integer-literal.js";
+import type { JsonNode } from "./repair/json-tree.js";
+import { readJsonTree, validationValue } from "./repair/json-tree.js";
+import type { Candidate, RepairKind } from "./repair/rules.js";
+import { findCandidates } from "./repair/rules.js";
+import type { Failure, Validator } from "./repair/validator.js";
+import { validatorFor } from "./repair/validator.js";
+import { isCompiledSchema } from "./schema/index.js";
+
+export type { RepairKind } from "./repair/rules.js";
+
+/** One repair that was applied: where, and which rule. Never a value. */
+export interface Repair {
+  /** RFC 6901 JSON Pointer of the repaired position, in the arguments as written. */
+  readonly path: JsonPointer;
+  /** Which rule applied. */
+  readonly kind: RepairKind;
+}
+
+/**
+ * One reason the arguments were rejected. `keyword` is the failing JSON Schema
+ * keyword as ajv names it ("type", "required", "minimum", "oneOf", ...), or one
+ * of this package's codes: "invalid-json", "not-an-object", "duplicate-key",
+ * "number-out-of-range", "recursion-limit", "schema-invalid", and
+ * "schema-too-complex" (a schema `pattern` cannot be run safely on a string
+ * this long).
+ */
+export interface Issue {
+  /** RFC 6901 JSON Pointer of the failing position ("" is the whole object). */
+  readonly path: JsonPointer;
+  /** The failing keyword or code. */
+  readonly keyword: string;
+}
+
+/** The outcome of {@link repairArguments}. */
+export type RepairResult =
+  | { readonly ok: true; readonly argumentsJson: string; readonly repairs: readonly Repair[] }
+  | { readonly ok: false; readonly issues: readonly Issue[] };
+
+/** Options of {@link repairArguments}; pass a `Partial` of it, the rest comes from {@link repairArgumentsDefaults}. */
+export interface RepairArgumentsOptions {
+  /**
+   * Receives `argument-repaired` (detail: the repair's kind) for each repair
+   * of an accepted call, `argument-rejected` (detail: the failing keywords,
+   * comma-separated) for each failing position of a rejected one, and the
+   * schema reader's findings (e.g. `schema-ref-unresolved`). Never a value.
+   * Default: ignored.
+   */
+  onDiagnostic: DiagnosticHandler;
+  /** Deepest JSON nesting accepted (objects and arrays), also after a string's JSON is parsed in place. Default 100. */
+  recursionLimit: number;
+}
+
+/** The frozen defaults of {@link RepairArgumentsOptions}. */
+export const repairArgumentsDefaults: Readonly<RepairArgumentsOptions> = Object.freeze({
+  onDiagnostic: () => {},
+  recursionLimit: 100,
+});
+
+// Each round applies the repairs at the positions failing in it; a string's
+// parsed JSON may only fail (and be repaired) in the next round. Every repair
+// shortens the text, so rounds end anyway; the cap bounds the work.
+const maxRounds = 32;
+// A round's proposals are applied together, and those whose position still
+// fails are withdrawn; withdrawing can (rarely) change the others' outcome.
+const maxAttempts = 8;
+
+/**
+ * Validates a tool call's argument JSON text against the tool's input schema
+ * (ajv, draft-07 or 2020-12) and repairs what has exactly one reading.
+ * Arguments the schema accepts come back as the same string, except for whole
+ * numbers written as `5.0` where the schema reads an integer; repaired text
+ * keeps every untouched byte. Bad input, schemas included, gives `ok: false`,
+ * never an exception.
+ */
+export function repairArguments(
+  argumentsJson: string,
+  inputSchema: JsonSchema | null | undefined,
+  options?: Partial<RepairArgumentsOptions>,
+): RepairResult {
+  const opts = readOptions(options);
+  try {
+    return repair(argumentsJson, inputSchema, opts);
+  } catch (e) {
+    // Deep data under a recursive schema, or a limit set above what the
+    // runtime's stack holds: a documented rejection, never a RangeError.
+    if (e instanceof RangeError) {
+      return reject([{ path: "", keyword: "recursion-limit" }], opts.onDiagnostic);
+    }
+    throw e;
+  }
+}
+
+function repair(
+  argumentsJson: string,
+  inputSchema: JsonSchema | null | undefined,
+  opts: RepairArgumentsOptions,
+): RepairResult {
+  const emit = opts.onDiagnostic;
+  if (typeof argumentsJson !== "string")
+    return reject([{ path: "", keyword: "invalid-json" }], emit);
+  const limit = opts.recursionLimit;
+  const first = readJsonTree(argumentsJson, limit);
+  if (!first.ok) return reject([{ path: first.failure.path, keyword: first.failure.code }], emit);
+  if (first.root.kind !== "object") return reject([{ path: "", keyword: "not-an-object" }], emit);
+  if (inputSchema === null || inputSchema === undefined) {
+    return { ok: true, argumentsJson, repairs: [] };
+  }
+  // A compiled schema is opaque and ajv needs the schema itself: reading the
+  // wrapper as a schema would accept everything, so it is refused outright.
+  const validate = isCompiledSchema(inputSchema) ? undefined : validatorFor(inputSchema);
+  if (validate === undefined) return reject([{ path: "", keyword: "schema-invalid" }], emit);
+
+  let text = argumentsJson;
+  let root: JsonNode = first.root;
+  let hasFloatText = first.hasFloatText;
+  let failures = validate(validationValue(root));
+  const repairs: Repair[] = [];
+  const blocked = new Set<JsonPointer>();
+  for (let round = 0; failures.length > 0 && round < maxRounds; round++) {
+    const next = repairRound(text, root, failures, validate, blocked, limit);
+    if (next === undefined) break;
+    for (const c of next.applied) repairs.push({ path: c.path, kind: c.kind });
+    ({ text, root, hasFloatText, failures } = next);
+  }
+  if (failures.length > 0) return reject(issuesOf(failures), emit);
+
+  if (hasFloatText) {
+    const notes: Diagnostic[] = [];
+    const literals = integerLiterals(root, inputSchema, notes);
+    for (const d of notes) emit(d);
+    if (literals.length > 0) {
+      text = applyEdits(
+        text,
+        literals.map((c) => c.edit),
+      );
+      for (const c of literals) repairs.push({ path: c.path, kind: c.kind });
+    }
+  }
+  for (const r of repairs) emit({ code: "argument-repaired", path: r.path, detail: r.kind });
+  return { ok: true, argumentsJson: text, repairs };
+}
+
+/**
+ * {@link repairArguments} for callers that want text or an exception (e.g.
+ * `toolCallArgumentsJson` with `repair: true`): returns the (repaired)
+ * arguments text, or throws {@link StructJsonError} with the first issue's
+ * path and code `arguments-rejected` (or the input's own code, such as
+ * `invalid-json` or `schema-invalid`). The message lists failing paths and
+ * keywords, never values.
+ */
+export function applyRepair(
+  argumentsJson: string,
+  inputSchema: JsonSchema | null | undefined,
+  onDiagnostic?: DiagnosticHandler,
+): string {
+  const result = repairArguments(
+    argumentsJson,
+    inputSchema,
+    onDiagnostic === undefined ? undefined : { onDiagnostic },
+  );
+  if (result.ok) return result.argumentsJson;
+  const firstIssue = result.issues[0] ?? { path: "", keyword: "schema-invalid" };
+  const own = ownCodes.find((c) => c === firstIssue.keyword);
+  const listed = result.issues
+    .slice(0, 10)
+    .map((i) => `${i.path === "" ? "(root)" : i.path} ${i.keyword}`)
+    .join(", ");
+  const more = result.issues.length > 10 ? `, and ${result.issues.length - 10} more` : "";
+  throw new StructJsonError(
+    own ?? "arguments-rejected",
+    firstIssue.path,
+    `arguments fail the tool's input schema with no single repair: ${listed}${more}`,
+  );
+}
+
+/** The integer-literal rewrites; none when the schema reader cannot read a schema ajv accepted. */
+function integerLiterals(root: JsonNode, schema: JsonSchema, notes: Diagnostic[]): Candidate[] {
+  try {
+    return integerLiteralCandidates(root, schema, (code, path) => notes.push({ code, path }));
+  } catch (e) {
+    if (isStructJsonError(e)) return [];
+    throw e;
+  }
+}
+
+const ownCodes = [
+  "invalid-json",
+  "not-an-object",
+  "duplicate-key",
+  "number-out-of-range",
+  "recursion-limit",
+  "schema-invalid",
+] as const;
+
+interface RoundResult {
+  readonly text: string;
+  readonly root: JsonNode;
+  readonly hasFloatText: boolean;
+  readonly failures: readonly Failure[];
+  readonly applied: readonly Candidate[];
+}
+
+/**
+ * One round: propose a repair at each failing position, apply them together,
+ * withdraw those whose position still fails (blocking it for later rounds),
+ * until what is left is applied with no failure at its own position.
+ * Undefined when nothing could be repaired.
+ */
+function repairRound(
+  text: string,
+  root: JsonNode,
+  failures: readonly Failure[],
+  validate: Validator,
+  blocked: Set<JsonPointer>,
+  limit: number,
+): RoundResult | undefined {
+  let candidates = findCandidates(root, failures, blocked, limit);
+  for (let attempt = 0; candidates.length > 0 && attempt < maxAttempts; attempt++) {
+    const nextText = applyEdits(
+      text,
+      candidates.map((c) => c.edit),
+    );
+    const tree = readJsonTree(nextText, limit);
+    if (!tree.ok) {
+      // Cannot happen for the edits above; never keep a text that does not read back.
+      for (const c of candidates) blocked.add(c.path);
+      return undefined;
+    }
+    const nextFailures = validate(validationValue(tree.root));
+    const failing = new Set(nextFailures.map((f) => f.path));
+    const kept = candidates.filter((c) => !failing.has(c.path));
+    if (kept.length === candidates.length) {
+      return {
+        text: nextText,
+        root: tree.root,
+        hasFloatText: tree.hasFloatText,
+        failures: nextFailures,
+        applied: candidates,
+      };
+    }
+    for (const c of candidates) if (failing.has(c.path)) blocked.add(c.path);
+    candidates = kept;
+  }
+  return undefined;
+}
+
+/** Failures as issues: path and keyword only, each pair once, in ajv's order. */
+function issuesOf(failures: readonly Failure[]): Issue[] {
+  const seen = new Set<string>();
+  const out: Issue[] = [];
+  for (const f of failures) {
+    const id = `${f.keyword}\u0000${f.path}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    out.push({ path: f.path, keyword: f.keyword });
+  }
+  return out;
+}
+
+function reject(issues: readonly Issue[], emit: DiagnosticHandler): RepairResult {
+  const byPath = new Map<JsonPointer, string[]>();
+  for (const i of issues) {
+    const list = byPath.get(i.path);
+    if (list === undefined) byPath.set(i.path, [i.keyword]);
+    else if (!list.includes(i.keyword)) list.push(i.keyword);
+  }
+  for (const [path, keywords] of byPath) {
+    emit({ code: "argument-rejected", path, detail: keywords.join(",") });
+  }
+  return { ok: false, issues };
+}
+
+function readOptions(options: Partial<RepairArgumentsOptions> | undefined): RepairArgumentsOptions {
+  const opts = { ...repairArgumentsDefaults, ...options };
+  if (typeof opts.onDiagnostic !== "function") {
+    throw new StructJsonError("option-invalid", "", "onDiagnostic must be a function");
+  }
+  if (!Number.isSafeInteger(opts.recursionLimit) || opts.recursionLimit < 1) {
+    throw new StructJsonError("option-invalid", "", "recursionLimit must be a positive integer");
+  }
+  return opts;
+}

@@ -1,0 +1,111 @@
+// The one rewrite of arguments the schema already accepts: a whole number
+// written with a fraction or exponent (`5.0`, `5e0`) at a position the schema
+// reads as integer becomes an integer literal. JSON Schema calls `5.0` an
+// integer, but strict servers (Pydantic strict, Rust i64, the JVM) reject it.
+
+import type { DiagnosticCode } from "../diagnostics.js";
+import type { JsonPointer } from "../json-pointer.js";
+import { pointerAppend } from "../json-pointer.js";
+import type { JsonSchema } from "../json-schema.js";
+import type { SchemaNode } from "../schema/index.js";
+import { arrayScope, numberReading, objectScope, rootNode } from "../schema/index.js";
+import type { JsonNode } from "./json-tree.js";
+import type { Candidate } from "./rules.js";
+
+/** Receives the schema reader's findings (e.g. `schema-ref-unresolved`) with their position. */
+export type NoteHandler = (code: DiagnosticCode, path: JsonPointer) => void;
+
+/**
+ * Integer-literal rewrites for every number whose text has a fraction or an
+ * exponent, denotes a whole value exactly (from its digits, not its float64),
+ * and sits where the schema's reading is "integer" (not "ambiguous": there a
+ * `5.0` may be meant as a number, and choosing is not ours).
+ */
+export function integerLiteralCandidates(
+  root: JsonNode,
+  schema: JsonSchema,
+  onNote: NoteHandler,
+): Candidate[] {
+  const out: Candidate[] = [];
+  const walk = (node: JsonNode, s: SchemaNode, path: JsonPointer): void => {
+    if (s.isUnknown) return;
+    const note = (code: DiagnosticCode) => onNote(code, path);
+    switch (node.kind) {
+      case "object": {
+        const byKey = new Map<string, JsonNode>();
+        for (const m of node.members) byKey.set(m.key, m.value);
+        const scope = objectScope(
+          s,
+          { has: (key) => byKey.has(key), primitive: (key) => primitiveOf(byKey.get(key)) },
+          note,
+        );
+        for (const m of node.members) walk(m.value, scope.child(m.key), pointerAppend(path, m.key));
+        return;
+      }
+      case "array": {
+        const scope = arrayScope(s, node.items.length, note);
+        node.items.forEach((item, i) => {
+          walk(item, scope.child(i), pointerAppend(path, i));
+        });
+        return;
+      }
+      case "number": {
+        if (!/[.eE]/.test(node.text)) return;
+        const whole = wholeNumberText(node.text);
+        if (whole === undefined) return;
+        if (numberReading(s, Number(node.text), note) !== "integer") return;
+        out.push({
+          path,
+          kind: "integer-literal",
+          edit: { type: "replace", start: node.start, end: node.end, text: whole },
+        });
+        return;
+      }
+      default:
+        return;
+    }
+  };
+  walk(root, rootNode(schema), "");
+  return out;
+}
+
+function primitiveOf(node: JsonNode | undefined): string | number | boolean | null | undefined {
+  switch (node?.kind) {
+    case "string":
+      return node.value;
+    case "number":
+      return Number(node.text);
+    case "true":
+      return true;
+    case "false":
+      return false;
+    case "null":
+      return null;
+    default:
+      return undefined;
+  }
+}
+
+const numberParts = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
+
+/**
+ * The integer literal a JSON number text denotes, computed from its digits
+ * (`9007199254740993.0` → `9007199254740993`, `1.5e1` → `15`, `-0.0` → `0`);
+ * undefined when the text is not a whole number (`5.5`, `1e-400`) or would
+ * need more than 400 digits (no finite float64 does).
+ */
+export function wholeNumberText(text: string): string | undefined {
+  const m = numberParts.exec(text);
+  if (m === null) return undefined;
+  const fraction = m[3] ?? "";
+  let digits = (m[2]! + fraction).replace(/^0+/, "");
+  if (digits === "") return "0";
+  const exponent = m[4] === undefined ? 0 : Number(m[4]);
+  if (!Number.isSafeInteger(exponent)) return undefined;
+  let scale = exponent - fraction.length;
+  const trimmed = digits.replace(/0+$/, "");
+  scale += digits.length - trimmed.length;
+  digits = trimmed;
+  if (scale < 0 || digits.length + scale > 400) return undefined;
+  return m[1]! + digits + "0".repeat(scale);
+}

@@ -1,0 +1,171 @@
+// The repairs that have exactly one reading, each tried only at a position
+// where validation failed. A rule only proposes; the caller keeps a proposal
+// only if the position passes afterwards.
+
+import type { JsonPointer } from "../json-pointer.js";
+import { pointerAppend } from "../json-pointer.js";
+import type { Edit } from "./edits.js";
+import type { JsonNode, ObjectNode } from "./json-tree.js";
+import { readJsonTree } from "./json-tree.js";
+import type { Failure } from "./validator.js";
+
+/** What a repair did; stable names, for logs. */
+export type RepairKind =
+  | "null-omitted"
+  | "empty-array-omitted"
+  | "string-to-number"
+  | "string-to-boolean"
+  | "string-to-object"
+  | "string-to-array"
+  | "integer-literal";
+
+/** A proposed repair at one position. */
+export interface Candidate {
+  readonly path: JsonPointer;
+  readonly kind: RepairKind;
+  readonly edit: Edit;
+}
+
+/**
+ * Proposes at most one repair per failing position, skipping positions in
+ * `blocked` (tried before without success). `recursionLimit` bounds the
+ * nesting a string's parsed JSON may add.
+ */
+export function findCandidates(
+  root: JsonNode,
+  failures: readonly Failure[],
+  blocked: ReadonlySet<JsonPointer>,
+  recursionLimit: number,
+): Candidate[] {
+  const byPath = new Map<JsonPointer, Failure[]>();
+  for (const f of failures) {
+    const list = byPath.get(f.path);
+    if (list === undefined) byPath.set(f.path, [f]);
+    else list.push(f);
+  }
+  const out: Candidate[] = [];
+  const visit = (
+    node: JsonNode,
+    path: JsonPointer,
+    depth: number,
+    parent?: ObjectNode,
+    index = 0,
+  ) => {
+    if (node.kind === "object") {
+      node.members.forEach((m, i) => {
+        visit(m.value, pointerAppend(path, m.key), depth + 1, node, i);
+      });
+      if (node.members.length > 0) return;
+    } else if (node.kind === "array" && node.items.length > 0) {
+      node.items.forEach((item, i) => {
+        visit(item, pointerAppend(path, i), depth + 1);
+      });
+      return;
+    }
+    const here = byPath.get(path);
+    if (here === undefined || blocked.has(path)) return;
+    const c = candidateAt(node, path, here, depth, recursionLimit, parent, index);
+    if (c !== undefined) out.push(c);
+  };
+  visit(root, "", 0);
+  return out;
+}
+
+function candidateAt(
+  node: JsonNode,
+  path: JsonPointer,
+  failures: readonly Failure[],
+  depth: number,
+  recursionLimit: number,
+  parent: ObjectNode | undefined,
+  index: number,
+): Candidate | undefined {
+  const decisive: Failure[] = [];
+  for (const f of failures) {
+    // anyOf/oneOf/if summarise their branches' failures, which are listed too.
+    if (f.keyword === "anyOf" || f.keyword === "if") continue;
+    if (f.keyword === "oneOf") {
+      // Several branches fit: choosing one is exactly what must never happen.
+      if (f.params.passingSchemas != null) return undefined;
+      continue;
+    }
+    decisive.push(f);
+  }
+  if (decisive.length === 0) return undefined;
+  switch (node.kind) {
+    case "null":
+      if (parent !== undefined && decisive.every((f) => excludes(f, "null"))) {
+        return { path, kind: "null-omitted", edit: { type: "omit", object: parent, index } };
+      }
+      return undefined;
+    case "array":
+      if (parent !== undefined && decisive.every((f) => f.keyword === "minItems")) {
+        return { path, kind: "empty-array-omitted", edit: { type: "omit", object: parent, index } };
+      }
+      return undefined;
+    case "string": {
+      if (!decisive.every((f) => excludes(f, "string"))) return undefined;
+      const reading = stringReading(node.value, recursionLimit - depth);
+      if (reading === undefined) return undefined;
+      return {
+        path,
+        kind: reading.kind,
+        edit: { type: "replace", start: node.start, end: node.end, text: reading.text },
+      };
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** True when failure `f` shows its schema admits no value of JSON type `kind` here. */
+function excludes(f: Failure, kind: "null" | "string"): boolean {
+  const p = f.params;
+  switch (f.keyword) {
+    case "type": {
+      const t = p.type;
+      const types = Array.isArray(t) ? t : typeof t === "string" ? t.split(",") : undefined;
+      return types !== undefined && !types.includes(kind);
+    }
+    case "enum":
+      return Array.isArray(p.allowedValues) && !p.allowedValues.some((v) => isKind(v, kind));
+    case "const":
+      return !isKind(p.allowedValue, kind);
+    default:
+      // Any other keyword (maxLength, pattern, not, false schema, ...) means
+      // a schema that may admit this kind of value failed for another reason.
+      return false;
+  }
+}
+
+function isKind(v: unknown, kind: "null" | "string"): boolean {
+  return kind === "null" ? v === null : typeof v === "string";
+}
+
+const jsonNumber = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+const surroundingWs = /^[ \t\n\r]+|[ \t\n\r]+$/g;
+const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * The one JSON value a string holds, as text: a number (exactly a JSON number,
+ * no whitespace: `"4 2"`, `"0x10"`, `""`, `"+1"` are not numbers), `true` or
+ * `false`, or an object or array (a JSON text; surrounding whitespace allowed).
+ * Undefined when it holds anything else, or JSON this package would reject
+ * (duplicate keys, out-of-range numbers, too deep, a lone surrogate).
+ */
+export function stringReading(
+  s: string,
+  depthLeft: number,
+): { kind: RepairKind; text: string } | undefined {
+  if (jsonNumber.test(s)) {
+    return Number.isFinite(Number(s)) ? { kind: "string-to-number", text: s } : undefined;
+  }
+  if (s === "true" || s === "false") return { kind: "string-to-boolean", text: s };
+  const t = s.replace(surroundingWs, "");
+  const first = t.charCodeAt(0);
+  if (first !== 0x7b && first !== 0x5b) return undefined;
+  if (loneSurrogate.test(t)) return undefined;
+  const tree = readJsonTree(t, depthLeft);
+  if (!tree.ok) return undefined;
+  return { kind: first === 0x7b ? "string-to-object" : "string-to-array", text: t };
+}

@@ -1,0 +1,69 @@
+// The schema reader: for each value position of a tool call's arguments, what
+// the tool's JSON Schema says about the numbers there. The Struct → JSON writer
+// walks the value and asks this module at each position.
+//
+// Reading rules (how a number position's reading is found)
+// - One schema object's own keywords (conjoined; none of them → unknown):
+//   `type` (string or array): "integer" without "number" → integer; "number"
+//   without "integer" → number; both → ambiguous (number for a non-whole
+//   value); neither → numbers not admitted ("none"). `const`/`enum`: all
+//   numeric members whole → integer, some not → number, none numeric → none.
+//   `multipleOf` a positive integer → integer. `true`/`{}` → unknown, `false` → none.
+// - Conjunction (own keywords, each `allOf` item, `$ref`/`$dynamicRef`/
+//   `$recursiveRef` targets beside their siblings): none wins, then integer,
+//   then ambiguous, then number, then unknown.
+// - Disjunction (`anyOf`, `oneOf`, `if`'s present `then`/`else`): none branches
+//   are ignored; only integer → integer; only number → number; only unknown →
+//   unknown; integer with number or unknown → ambiguous; number with unknown →
+//   number; anything with ambiguous → ambiguous; all none → none. A non-whole
+//   value never satisfies an integer branch: such branches are set aside first,
+//   unless nothing admitting numbers would be left.
+// - "none" reads as unknown to the writer.
+// - Before combining the branches of an `anyOf`/`oneOf` for an object or array
+//   value, branches the value cannot match are set aside: wrong JSON type, a
+//   `const`/`enum` the value does not satisfy, a missing `required` member, a
+//   member whose `const`/`enum` the value's member does not satisfy
+//   (discriminated unions), an OpenAPI `discriminator` naming another branch;
+//   judged through `$ref`/`allOf`. If all are set aside, all are used.
+// - Members: `properties` (own keys only), every matching `patternProperties`,
+//   else `additionalProperties`, else `unevaluatedProperties` (when no in-place
+//   subschema evaluated the key). Elements: `prefixItems[i]` then `items`;
+//   draft-07 `items` array then `additionalItems`; `items`; else
+//   `unevaluatedItems`. `contains` and `not` are ignored. The member of a
+//   conjunction/disjunction is the conjunction/disjunction of the members.
+// - `$ref`: `#`, JSON Pointers (`~0`, `~1`, %-escapes), `$anchor`,
+//   `$dynamicAnchor`, draft-07 `$id: "#name"`, and `$id`-scoped resources
+//   embedded in the document. Nothing is ever fetched: an unresolved ref reads
+//   as unknown and notes `schema-ref-unresolved` at the position it applies to.
+// - Recursion terminates (a node met again at the same position contributes
+//   nothing). Each call may visit WORK_BUDGET (100,000) schema nodes and nest
+//   200 applicators deep; past that the position reads as unknown and notes
+//   `schema-too-complex`. `patternProperties` regexes follow the policy in
+//   ./safe-regex.ts.
+// - Compiled once per schema object (WeakMap), lazily per position; results are
+//   memoized per node, so repeated rows cost lookups.
+
+export {
+  type CompiledSchema,
+  compileSchema,
+  isCompiledSchema,
+  rootNode,
+} from "./compile-schema.js";
+export { MAX_PATTERN_LENGTH } from "./safe-regex.js";
+export { arrayScope, numberReading, objectScope } from "./scopes.js";
+export type {
+  ArrayScope,
+  NoteSink,
+  NumberReading,
+  ObjectProbe,
+  ObjectScope,
+  SchemaNode,
+  SchemaNote,
+} from "./types.js";
+export { WORK_BUDGET } from "./work.js";
+
+import { UNKNOWN_NODE_IMPL } from "./nodes.js";
+import type { SchemaNode } from "./types.js";
+
+/** The node that describes nothing (no schema, `true`, `{}`, or a position the schema does not describe). */
+export const UNKNOWN_NODE: SchemaNode = UNKNOWN_NODE_IMPL;

@@ -1,0 +1,459 @@
+// Schema nodes: what the reader holds for one value position. A position's
+// node is a formula over schema objects: a schema object (with all of its
+// in-place applicators), a conjunction of nodes (All) or a disjunction (Any).
+// Every node memoizes what was computed about it, so the writer's repeated
+// calls are lookups.
+import type { JsonSchemaObject } from "../json-schema.js";
+import type { Pred } from "./branch-filter.js";
+import { describesSomething, isRecord, isSchema, kw, typeNames } from "./keywords.js";
+import type { Reading } from "./number-reading.js";
+import {
+  buildIndex,
+  ownBase,
+  type RefTarget,
+  resolveDynamicRef,
+  resolveRecursiveRef,
+  resolveRef,
+  type SchemaIndex,
+} from "./resolve-ref.js";
+import { compileSafePattern, type SafePattern } from "./safe-regex.js";
+import type { ArrayInfo, ObjectInfo } from "./scopes.js";
+import type { SchemaNode } from "./types.js";
+import { type Memo, NOTE_UNRESOLVED, type Work } from "./work.js";
+
+let nextId = 1;
+
+/** Node kinds. */
+export const K_UNKNOWN = 0;
+export const K_FALSE = 1;
+export const K_COMPLEX = 2;
+export const K_SCHEMA = 3;
+export const K_ALL = 4;
+export const K_ANY = 5;
+
+/** Most member-schema results memoized per node (hostile arguments may bring endless distinct keys). */
+export const MAX_CHILD_MEMO = 4096;
+/** Most composite nodes interned per document. */
+const MAX_INTERNED = 50_000;
+
+/** Base of every node; the fields are memo slots filled on first use. */
+export class NodeBase implements SchemaNode {
+  readonly id = nextId++;
+  exp: Expansion | undefined = undefined;
+  readWhole: Memo<Reading> | undefined = undefined;
+  readFraction: Memo<Reading> | undefined = undefined;
+  topWhole: Memo<Reading> | undefined = undefined;
+  topFraction: Memo<Reading> | undefined = undefined;
+  objectPred: Memo<Pred> | undefined = undefined;
+  valuePred: Memo<Pred> | undefined = undefined;
+  arrayOk: Memo<boolean> | undefined = undefined;
+  children: Map<string, NodeBase> | undefined = undefined;
+  items: Map<number, NodeBase> | undefined = undefined;
+  objectInfo: ObjectInfo | undefined = undefined;
+  arrayInfo: ArrayInfo | undefined = undefined;
+  constructor(
+    readonly kind: number,
+    readonly isUnknown: boolean,
+    readonly doc: Doc | null,
+  ) {}
+}
+
+/** Describes nothing. */
+export const UNKNOWN_NODE_IMPL = new NodeBase(K_UNKNOWN, true, null);
+/** The `false` schema: admits nothing (reads as unknown to the writer). */
+export const FALSE_NODE = new NodeBase(K_FALSE, true, null);
+/** A position whose schema was too complex to read: every call on it notes `schema-too-complex`. */
+export const TOO_COMPLEX_NODE = new NodeBase(K_COMPLEX, false, null);
+
+/** Marks a `$ref` that did not resolve. */
+export const UNRESOLVED: unique symbol = Symbol("unresolved");
+
+/** `properties`, `patternProperties`, `additionalProperties`, `unevaluatedProperties` of one schema object. */
+export interface ObjectKeywords {
+  readonly properties: JsonSchemaObject | undefined;
+  readonly patterns: readonly { readonly pattern: SafePattern; readonly node: NodeBase }[];
+  /** Some pattern was rejected by the safe-regex policy. */
+  readonly rejected: boolean;
+  readonly additional: NodeBase | undefined;
+  readonly unevaluated: NodeBase | undefined;
+}
+
+/** The array keywords of one schema object. */
+export interface ArrayKeywords {
+  /** `prefixItems` (2020-12) or `items` as an array (draft-07). */
+  readonly prefix: readonly (NodeBase | undefined)[] | undefined;
+  /** `items` after `prefixItems`, `additionalItems` after an `items` array, or `items` alone. */
+  readonly rest: NodeBase | undefined;
+  readonly unevaluated: NodeBase | undefined;
+}
+
+/** One schema object, read in the context of its base URI. */
+export class SchNode extends NodeBase {
+  conjuncts: readonly (NodeBase | typeof UNRESOLVED)[] | undefined = undefined;
+  disjunctions: readonly Disj[] | undefined = undefined;
+  types: readonly string[] | undefined | null = null;
+  objectKeywords: ObjectKeywords | undefined = undefined;
+  arrayKeywords: ArrayKeywords | undefined = undefined;
+  ownObjectPred: Pred | undefined = undefined;
+  ownValuePred: Pred | undefined = undefined;
+  /** Visit mark of the closure walk. */
+  mark = 0;
+  constructor(
+    doc: Doc,
+    readonly raw: JsonSchemaObject,
+    readonly base: string,
+  ) {
+    super(K_SCHEMA, !describesSomething(raw), doc);
+  }
+}
+
+/** A conjunction of nodes (never nested, never fewer than two). */
+export class AllNode extends NodeBase {
+  constructor(
+    doc: Doc,
+    readonly members: readonly NodeBase[],
+  ) {
+    super(K_ALL, false, doc);
+  }
+}
+
+/** A disjunction of nodes: the children of an anyOf's branches. */
+export class AnyNode extends NodeBase {
+  readonly disj: Disj;
+  constructor(doc: Doc, members: readonly NodeBase[]) {
+    super(K_ANY, false, doc);
+    this.disj = new Disj(members, true, undefined, []);
+  }
+}
+
+/** OpenAPI `discriminator`. */
+export interface Discriminator {
+  readonly propertyName: string;
+  readonly mapping: ReadonlyMap<string, string>;
+}
+
+/** A disjunction in a node's expansion: `anyOf`, `oneOf`, `if`'s then/else, or an Any node. */
+export class Disj {
+  readonly id = nextId++;
+  keptForObject: readonly NodeBase[] | undefined = undefined;
+  keptForArray: readonly NodeBase[] | undefined = undefined;
+  /** Per branch: the object predicate, including the discriminator's. */
+  branchPreds: readonly Pred[] | undefined = undefined;
+  constructor(
+    readonly branches: readonly NodeBase[],
+    /** anyOf/oneOf/Any: branches the value cannot match are set aside; if/then/else: never. */
+    readonly filterable: boolean,
+    readonly discriminator: Discriminator | undefined,
+    /** Per branch: its `$ref` text, for the discriminator. */
+    readonly refs: readonly (string | undefined)[],
+  ) {}
+}
+
+/** A node's in-place structure: the schema objects that all apply, and the disjunctions that apply. */
+export interface Expansion {
+  readonly owns: readonly SchNode[];
+  readonly disjs: readonly Disj[];
+  /** Some conjunct is the `false` schema. */
+  readonly hasFalse: boolean;
+  /** NOTE_UNRESOLVED when a conjunct `$ref` did not resolve. */
+  readonly notes: number;
+}
+
+const EMPTY_EXPANSION: Expansion = { owns: [], disjs: [], hasFalse: false, notes: 0 };
+const FALSE_EXPANSION: Expansion = { owns: [], disjs: [], hasFalse: true, notes: 0 };
+
+/** One compiled schema document: nodes per schema object, the ref index, interned composites. */
+export class Doc {
+  private index: SchemaIndex | undefined = undefined;
+  // A Map, not a WeakMap: the keys are this document's own subschemas, alive as
+  // long as the document is, and Map is far cheaper for the garbage collector.
+  private readonly nodes = new Map<object, SchNode | Map<string, SchNode>>();
+  private readonly interned = new Map<string, NodeBase>();
+  constructor(
+    readonly root: JsonSchemaObject,
+    readonly rootBase: string,
+  ) {}
+
+  /** The node of a subschema whose parent's base URI is `parentBase`; undefined when `raw` is not a schema. */
+  nodeFor(raw: unknown, parentBase: string): NodeBase | undefined {
+    if (raw === true) return UNKNOWN_NODE_IMPL;
+    if (raw === false) return FALSE_NODE;
+    if (!isRecord(raw)) return undefined;
+    return this.nodeAt(raw, ownBase(raw, parentBase));
+  }
+
+  /** The node of a schema object whose own base URI is `base`. */
+  nodeAt(raw: JsonSchemaObject, base: string): SchNode {
+    const found = this.nodes.get(raw);
+    if (found instanceof SchNode) {
+      if (found.base === base) return found;
+      const m = new Map<string, SchNode>([[found.base, found]]);
+      this.nodes.set(raw, m);
+      return this.fresh(m, raw, base);
+    }
+    if (found !== undefined) return found.get(base) ?? this.fresh(found, raw, base);
+    const n = new SchNode(this, raw, base);
+    this.nodes.set(raw, n);
+    return n;
+  }
+
+  private fresh(m: Map<string, SchNode>, raw: JsonSchemaObject, base: string): SchNode {
+    const n = new SchNode(this, raw, base);
+    m.set(base, n);
+    return n;
+  }
+
+  /** Resolves a `$ref`/`$dynamicRef`/`$recursiveRef`; undefined when it does not resolve. */
+  resolve(keyword: string, ref: string, base: string): NodeBase | undefined {
+    this.index ??= buildIndex(this.root, this.rootBase);
+    const t: RefTarget | undefined =
+      keyword === "$ref"
+        ? resolveRef(this.index, ref, base)
+        : keyword === "$dynamicRef"
+          ? resolveDynamicRef(this.index, ref, base)
+          : resolveRecursiveRef(this.index, ref, base);
+    if (t === undefined) return undefined;
+    if (typeof t.raw === "boolean") return t.raw ? UNKNOWN_NODE_IMPL : FALSE_NODE;
+    return this.nodeAt(t.raw, t.base);
+  }
+
+  /** Interns a composite so equal formulas share one node (and its memo). */
+  intern(key: string, make: () => NodeBase): NodeBase {
+    const found = this.interned.get(key);
+    if (found !== undefined) return found;
+    const n = make();
+    if (this.interned.size < MAX_INTERNED) this.interned.set(key, n);
+    return n;
+  }
+}
+
+function sortedUnique(nodes: readonly NodeBase[]): NodeBase[] {
+  const out = [...new Set(nodes)];
+  out.sort((a, b) => a.id - b.id);
+  return out;
+}
+
+function internKey(tag: string, nodes: readonly NodeBase[]): string {
+  let k = tag;
+  for (const n of nodes) k += `${n.id},`;
+  return k;
+}
+
+/** The disjunction of `members`: `false` members drop out; all unknown → unknown. */
+export function makeAny(doc: Doc, members: readonly NodeBase[]): NodeBase {
+  const list = sortedUnique(members.filter((m) => m.kind !== K_FALSE));
+  if (list.length === 0) return FALSE_NODE;
+  if (list.length === 1) return list[0]!;
+  if (list.every((m) => m.isUnknown)) return UNKNOWN_NODE_IMPL;
+  return doc.intern(internKey("|", list), () => new AnyNode(doc, list));
+}
+
+/** The conjunction of `members`: unknown members drop out; any `false` → false; nested All flattened. */
+export function makeAll(doc: Doc, members: readonly NodeBase[]): NodeBase {
+  const flat: NodeBase[] = [];
+  for (const m of members) {
+    if (m.kind === K_FALSE) return FALSE_NODE;
+    if (m.isUnknown) continue;
+    if (m instanceof AllNode) flat.push(...m.members);
+    else flat.push(m);
+  }
+  const list = sortedUnique(flat);
+  if (list.length === 0) return UNKNOWN_NODE_IMPL;
+  if (list.length === 1) return list[0]!;
+  return doc.intern(internKey("&", list), () => new AllNode(doc, list));
+}
+
+/** The valid `type` names of a schema object (memoized). */
+export function typesOf(s: SchNode): readonly string[] | undefined {
+  if (s.types === null) s.types = typeNames(s.raw);
+  return s.types;
+}
+
+/** allOf items and `$ref`/`$dynamicRef`/`$recursiveRef` targets (memoized). */
+export function conjunctsOf(s: SchNode): readonly (NodeBase | typeof UNRESOLVED)[] {
+  if (s.conjuncts !== undefined) return s.conjuncts;
+  let out: (NodeBase | typeof UNRESOLVED)[] = [];
+  const allOf = kw(s.raw, "allOf");
+  if (Array.isArray(allOf)) {
+    for (const item of allOf) {
+      const n = s.doc!.nodeFor(item, s.base);
+      if (n !== undefined) out.push(n);
+    }
+  }
+  for (const k of ["$ref", "$dynamicRef", "$recursiveRef"]) {
+    const ref = kw(s.raw, k);
+    if (typeof ref === "string") out.push(s.doc!.resolve(k, ref, s.base) ?? UNRESOLVED);
+  }
+  if (out.length === 0) out = NONE;
+  s.conjuncts = out;
+  return out;
+}
+
+const NONE: never[] = [];
+const HAS_DISJUNCTION = ["anyOf", "oneOf", "if"];
+
+/** anyOf, oneOf and if's then/else of one schema object (memoized). */
+export function disjunctionsOf(s: SchNode): readonly Disj[] {
+  if (s.disjunctions !== undefined) return s.disjunctions;
+  if (!HAS_DISJUNCTION.some((k) => Object.hasOwn(s.raw, k))) {
+    s.disjunctions = NONE;
+    return NONE;
+  }
+  const out: Disj[] = [];
+  const disc = discriminatorOf(s.raw);
+  for (const k of ["anyOf", "oneOf"]) {
+    const list = kw(s.raw, k);
+    if (!Array.isArray(list)) continue;
+    const branches: NodeBase[] = [];
+    const refs: (string | undefined)[] = [];
+    for (const item of list) {
+      const n = s.doc!.nodeFor(item, s.base);
+      if (n === undefined) continue;
+      branches.push(n);
+      const ref = isRecord(item) ? kw(item, "$ref") : undefined;
+      refs.push(typeof ref === "string" ? ref : undefined);
+    }
+    if (branches.length > 0) out.push(new Disj(branches, true, disc, refs));
+  }
+  if (isSchema(kw(s.raw, "if"))) {
+    const branches: NodeBase[] = [];
+    for (const k of ["then", "else"]) {
+      const n = s.doc!.nodeFor(kw(s.raw, k), s.base);
+      if (n !== undefined) branches.push(n);
+    }
+    if (branches.length > 0) out.push(new Disj(branches, false, undefined, []));
+  }
+  s.disjunctions = out;
+  return out;
+}
+
+function discriminatorOf(raw: JsonSchemaObject): Discriminator | undefined {
+  const d = kw(raw, "discriminator");
+  if (!isRecord(d)) return undefined;
+  const propertyName = kw(d, "propertyName");
+  if (typeof propertyName !== "string") return undefined;
+  const mapping = new Map<string, string>();
+  const m = kw(d, "mapping");
+  if (isRecord(m)) {
+    for (const k of Object.keys(m)) {
+      const v = m[k];
+      if (typeof v === "string") mapping.set(k, v);
+    }
+  }
+  return { propertyName, mapping };
+}
+
+/** The object keywords of one schema object (memoized); patterns compiled under the safe-regex policy. */
+export function objectKeywordsOf(s: SchNode): ObjectKeywords {
+  if (s.objectKeywords !== undefined) return s.objectKeywords;
+  const doc = s.doc!;
+  const props = kw(s.raw, "properties");
+  const patterns: { pattern: SafePattern; node: NodeBase }[] = [];
+  let rejected = false;
+  const pp = kw(s.raw, "patternProperties");
+  if (isRecord(pp)) {
+    for (const source of Object.keys(pp)) {
+      const node = doc.nodeFor(pp[source], s.base);
+      if (node === undefined) continue;
+      const pattern = compileSafePattern(source);
+      if (pattern === undefined) rejected = true;
+      else patterns.push({ pattern, node });
+    }
+  }
+  s.objectKeywords = {
+    properties: isRecord(props) ? props : undefined,
+    patterns,
+    rejected,
+    additional: doc.nodeFor(kw(s.raw, "additionalProperties"), s.base),
+    unevaluated: doc.nodeFor(kw(s.raw, "unevaluatedProperties"), s.base),
+  };
+  return s.objectKeywords;
+}
+
+/** The array keywords of one schema object (memoized). */
+export function arrayKeywordsOf(s: SchNode): ArrayKeywords {
+  if (s.arrayKeywords !== undefined) return s.arrayKeywords;
+  const doc = s.doc!;
+  const list = (v: unknown) =>
+    Array.isArray(v) ? v.map((x) => doc.nodeFor(x, s.base)) : undefined;
+  const prefixItems = list(kw(s.raw, "prefixItems"));
+  const items = kw(s.raw, "items");
+  let prefix: (NodeBase | undefined)[] | undefined;
+  let rest: NodeBase | undefined;
+  if (prefixItems !== undefined) {
+    prefix = prefixItems;
+    rest = doc.nodeFor(items, s.base);
+  } else if (Array.isArray(items)) {
+    prefix = list(items);
+    rest = doc.nodeFor(kw(s.raw, "additionalItems"), s.base);
+  } else {
+    rest = doc.nodeFor(items, s.base);
+  }
+  s.arrayKeywords = {
+    prefix,
+    rest,
+    unevaluated: doc.nodeFor(kw(s.raw, "unevaluatedItems"), s.base),
+  };
+  return s.arrayKeywords;
+}
+
+/**
+ * A node's expansion (memoized): for a schema object, every schema object
+ * reachable through allOf and refs (a set, so conjunct cycles terminate) with
+ * their disjunctions; for All, the union of its members'; for Any, its one
+ * disjunction.
+ */
+export function expansion(node: NodeBase, work: Work): Expansion {
+  if (node.exp !== undefined) return node.exp;
+  let e: Expansion;
+  if (node instanceof SchNode) e = closure(node, work);
+  else if (node instanceof AllNode) e = merge(node.members, work);
+  else if (node instanceof AnyNode) e = { owns: [], disjs: [node.disj], hasFalse: false, notes: 0 };
+  else e = node.kind === K_FALSE ? FALSE_EXPANSION : EMPTY_EXPANSION;
+  node.exp = e;
+  return e;
+}
+
+let closureMark = 0;
+
+function closure(start: SchNode, work: Work): Expansion {
+  const first = conjunctsOf(start);
+  if (first.length === 0)
+    return { owns: [start], disjs: disjunctionsOf(start), hasFalse: false, notes: 0 };
+  const owns: SchNode[] = [];
+  const disjs: Disj[] = [];
+  let hasFalse = false;
+  let notes = 0;
+  // A mark per closure instead of a Set: this loop may visit many nodes.
+  const mark = ++closureMark;
+  const todo: SchNode[] = [start];
+  while (todo.length > 0) {
+    const s = todo.pop()!;
+    if (s.mark === mark) continue;
+    s.mark = mark;
+    work.charge();
+    owns.push(s);
+    for (const c of conjunctsOf(s)) {
+      if (c === UNRESOLVED) notes |= NOTE_UNRESOLVED;
+      else if (c.kind === K_FALSE) hasFalse = true;
+      else if (c instanceof SchNode) todo.push(c);
+    }
+    for (const d of disjunctionsOf(s)) disjs.push(d);
+  }
+  return { owns, disjs, hasFalse, notes };
+}
+
+function merge(members: readonly NodeBase[], work: Work): Expansion {
+  const owns = new Set<SchNode>();
+  const disjs = new Set<Disj>();
+  let hasFalse = false;
+  let notes = 0;
+  for (const m of members) {
+    const e = expansion(m, work);
+    for (const s of e.owns) owns.add(s);
+    for (const d of e.disjs) disjs.add(d);
+    hasFalse ||= e.hasFalse;
+    notes |= e.notes;
+  }
+  return { owns: [...owns], disjs: [...disjs], hasFalse, notes };
+}

@@ -1,0 +1,104 @@
+// Readings as small integers, ordered so that a conjunction is the maximum:
+// drop < unknown < number < ambiguous < integer < none.
+import type { JsonSchemaObject } from "../json-schema.js";
+import { kw } from "./keywords.js";
+import type { NumberReading } from "./types.js";
+
+/** A reading inside the reader: "drop" (a cut cycle: contributes nothing) and "none" (numbers not admitted) never leave it. */
+export type Reading = 0 | 1 | 2 | 3 | 4 | 5;
+/** Contributes nothing (a recursion cut); identity of both combinations. */
+export const R_DROP = 0;
+/** Describes nothing about numbers. */
+export const R_UNKNOWN = 1;
+/** Admits non-integers. */
+export const R_NUMBER = 2;
+/** Admits both integers and non-integers, by different readings. */
+export const R_AMBIGUOUS = 3;
+/** Admits only integers. */
+export const R_INTEGER = 4;
+/** Admits no number at all. */
+export const R_NONE = 5;
+
+/** The public name of each reading; "none" and "drop" read as "unknown" to the writer. */
+export const PUBLIC_READING: readonly NumberReading[] = [
+  "unknown",
+  "unknown",
+  "number",
+  "ambiguous",
+  "integer",
+  "unknown",
+];
+
+/** Conjunction: none wins, then integer, ambiguous, number, unknown. */
+export function conj(a: Reading, b: Reading): Reading {
+  return a > b ? a : b;
+}
+
+const BIT_UNKNOWN = 1 << R_UNKNOWN;
+const BIT_NUMBER = 1 << R_NUMBER;
+const BIT_AMBIGUOUS = 1 << R_AMBIGUOUS;
+const BIT_INTEGER = 1 << R_INTEGER;
+const BIT_NONE = 1 << R_NONE;
+const USABLE = BIT_UNKNOWN | BIT_NUMBER | BIT_AMBIGUOUS | BIT_INTEGER;
+
+/** The bit a branch's reading adds to a disjunction's mask. */
+export function readingBit(r: Reading): number {
+  return 1 << r;
+}
+
+/**
+ * Disjunction of the readings whose bits are in `mask`. "None" branches are
+ * ignored (all none → none). For a non-whole value, integer branches cannot
+ * match and are set aside first, unless nothing that admits numbers is left.
+ */
+export function disjunction(mask: number, whole: boolean): Reading {
+  if (!whole && (mask & USABLE & ~BIT_INTEGER) !== 0) return fromMask(mask & ~BIT_INTEGER);
+  return fromMask(mask);
+}
+
+function fromMask(m: number): Reading {
+  if ((m & USABLE) === 0) return (m & BIT_NONE) !== 0 ? R_NONE : R_DROP;
+  if ((m & BIT_AMBIGUOUS) !== 0) return R_AMBIGUOUS;
+  if ((m & BIT_INTEGER) !== 0)
+    return (m & (BIT_NUMBER | BIT_UNKNOWN)) !== 0 ? R_AMBIGUOUS : R_INTEGER;
+  return (m & BIT_NUMBER) !== 0 ? R_NUMBER : R_UNKNOWN;
+}
+
+/**
+ * The reading of one schema object's own keywords (`type`, `const`, `enum`,
+ * `multipleOf`), conjoined; unknown when it has none of them. `type` lists are
+ * a disjunction of their names, so `["integer","number"]` is ambiguous (number
+ * for a non-whole value).
+ */
+export function ownReading(
+  schema: JsonSchemaObject,
+  types: readonly string[] | undefined,
+  whole: boolean,
+): Reading {
+  let r: Reading = R_UNKNOWN;
+  if (types !== undefined) {
+    const int = types.includes("integer");
+    const num = types.includes("number");
+    r = conj(
+      r,
+      int && num ? (whole ? R_AMBIGUOUS : R_NUMBER) : int ? R_INTEGER : num ? R_NUMBER : R_NONE,
+    );
+  }
+  if (Object.hasOwn(schema, "const")) r = conj(r, valuesReading([schema.const]));
+  const e = kw(schema, "enum");
+  if (Array.isArray(e)) r = conj(r, valuesReading(e));
+  const m = kw(schema, "multipleOf");
+  if (typeof m === "number" && Number.isInteger(m) && m > 0) r = conj(r, R_INTEGER);
+  return r;
+}
+
+/** `const`/`enum`: all numeric members whole → integer; some not → number; none numeric → none. */
+function valuesReading(values: readonly unknown[]): Reading {
+  let numbers = 0;
+  for (const v of values) {
+    if (typeof v !== "number") continue;
+    if (!Number.isInteger(v)) return R_NUMBER;
+    numbers++;
+  }
+  return numbers > 0 ? R_INTEGER : R_NONE;
+}

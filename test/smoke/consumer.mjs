@@ -1,0 +1,46 @@
+// Imports the BUILT package the way a consumer does (through package.json
+// "exports", by name) and runs the main path once. Plain Node, no TypeScript.
+import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
+import * as bridge from "struct-json-bridge";
+
+const required = [
+  "ClientActionSchema",
+  "CallMCPToolSchema",
+  "MCPToolResultSchema",
+  "ToolCallService",
+  "StructJsonError",
+  "isStructJsonError",
+  "structToJson",
+  "compileSchema",
+  "structFromJson",
+  "toolCallFromJson",
+  "toolCallArgumentsJson",
+  "toolResultFromJson",
+  "toolResultJson",
+  "ToolSchemas",
+];
+const missing = required.filter((name) => !(name in bridge));
+if (missing.length > 0) {
+  console.error(`smoke: missing exports: ${missing.join(", ")}`);
+  process.exit(1);
+}
+
+const text = '{"id":9007199254740993,"line":5,"temp":1.0}';
+const schema = {
+  type: "object",
+  properties: { id: { type: "integer" }, line: { type: "integer" }, temp: { type: "number" } },
+};
+const call = bridge.toolCallFromJson({ name: "t", argumentsJson: text });
+const action = create(bridge.ClientActionSchema, {
+  actionId: "1",
+  action: { case: "callMcpTool", value: call },
+});
+const back = fromBinary(bridge.ClientActionSchema, toBinary(bridge.ClientActionSchema, action));
+const viaRaw = bridge.toolCallArgumentsJson(back.action.value, schema);
+const viaStruct = bridge.toolCallArgumentsJson(back.action.value, schema, { rawJson: "ignore" });
+const expectStruct = '{"id":9007199254740992,"line":5,"temp":1.0}';
+if (viaRaw !== text || viaStruct !== expectStruct) {
+  console.error(`smoke: got ${viaRaw} and ${viaStruct}`);
+  process.exit(1);
+}
+console.log(`smoke: ok (${process.version})`);

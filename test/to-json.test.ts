@@ -1,0 +1,296 @@
+// structToJson: the Struct → JSON writer. Structs are built the way a server
+// does (fromJson(StructSchema, JSON.parse(text))) and sent through binary.
+import { create, fromBinary, fromJson, type JsonObject, toBinary } from "@bufbuild/protobuf";
+import { type Struct, StructSchema, ValueSchema } from "@bufbuild/protobuf/wkt";
+import { describe, expect, test } from "vitest";
+import type { Diagnostic } from "../src/diagnostics.js";
+import { StructJsonError } from "../src/errors.js";
+import type { JsonSchema } from "../src/json-schema.js";
+import { inspectNumbers, jsonObjectToJson, structToJson } from "../src/to-json.js";
+
+function serverStruct(text: string): Struct {
+  const s = fromJson(StructSchema, JSON.parse(text));
+  return fromBinary(StructSchema, toBinary(StructSchema, s));
+}
+
+function run(text: string, schema?: JsonSchema | null, options = {}) {
+  const diagnostics: Diagnostic[] = [];
+  const json = structToJson(serverStruct(text), schema, {
+    ...options,
+    onDiagnostic: (d) => diagnostics.push(d),
+  });
+  return { json, diagnostics: diagnostics.map((d) => `${d.path} ${d.code}`) };
+}
+
+const obj = (properties: Record<string, JsonSchema>): JsonSchema => ({ type: "object", properties });
+
+describe("seed table", () => {
+  const rows: { args: string; schema: JsonSchema | null; out: string; diags?: string[] }[] = [
+    { args: '{"line": 5}', schema: obj({ line: { type: "integer" } }), out: '{"line":5}' },
+    {
+      args: '{"line": 5.5}',
+      schema: obj({ line: { type: "integer" } }),
+      out: '{"line":5.5}',
+      diags: ["/line not-an-integer"],
+    },
+    { args: '{"temp": 1.0}', schema: obj({ temp: { type: "number" } }), out: '{"temp":1.0}' },
+    { args: '{"name": "foo"}', schema: obj({ name: { type: "string" } }), out: '{"name":"foo"}' },
+    { args: '{"x": 1.0}', schema: { type: "object" }, out: '{"x":1}' },
+    {
+      args: '{"line": 5, "file": "f.go"}',
+      schema: obj({ line: { type: "integer" }, file: { type: "string" } }),
+      out: '{"line":5,"file":"f.go"}',
+    },
+    {
+      args: '{"n": 1e20}',
+      schema: obj({ n: { type: "integer" } }),
+      out: '{"n":100000000000000000000}',
+      diags: ["/n integer-precision-lost"],
+    },
+    {
+      args: '{"rows": [[9007199254740993, "Ada"]]}',
+      schema: obj({
+        rows: {
+          type: "array",
+          items: { type: "array", prefixItems: [{ type: "integer" }, { type: "string" }] },
+        },
+      }),
+      out: '{"rows":[[9007199254740992,"Ada"]]}',
+      diags: ["/rows/0/0 integer-precision-lost"],
+    },
+  ];
+  for (const r of rows) {
+    test(`${r.args} → ${r.out}`, () => {
+      expect(run(r.args, r.schema)).toEqual({ json: r.out, diagnostics: r.diags ?? [] });
+    });
+  }
+});
+
+describe("number texts", () => {
+  const int = obj({ v: { type: "integer" } });
+  const num = obj({ v: { type: "number" } });
+  const amb = obj({ v: { type: ["integer", "number"] } });
+  const rows: {
+    name: string;
+    args: string;
+    schema: JsonSchema | null;
+    out: string;
+    diags?: string[];
+    options?: object;
+  }[] = [
+    {
+      name: "integer: 2**60 exact digits",
+      args: `{"v": ${2 ** 60}}`,
+      schema: int,
+      out: '{"v":1152921504606846976}',
+      diags: ["/v integer-precision-lost"],
+    },
+    {
+      name: "integer: 1e21 exact digits",
+      args: '{"v": 1e21}',
+      schema: int,
+      out: '{"v":1000000000000000000000}',
+      diags: ["/v integer-precision-lost"],
+    },
+    { name: "integer: -0 is 0", args: '{"v": -0}', schema: int, out: '{"v":0}' },
+    {
+      name: "integer: 2^53-1 is safe",
+      args: '{"v": 9007199254740991}',
+      schema: int,
+      out: '{"v":9007199254740991}',
+    },
+    {
+      name: "integer: -2^53 is lost",
+      args: '{"v": -9007199254740992}',
+      schema: int,
+      out: '{"v":-9007199254740992}',
+      diags: ["/v integer-precision-lost"],
+    },
+    { name: "number: whole is 1.0", args: '{"v": 1}', schema: num, out: '{"v":1.0}' },
+    { name: "number: -0 is -0.0", args: '{"v": -0}', schema: num, out: '{"v":-0.0}' },
+    { name: "number: 1e21 stays", args: '{"v": 1e21}', schema: num, out: '{"v":1e+21}' },
+    { name: "number: 0.1 stays", args: '{"v": 0.1}', schema: num, out: '{"v":0.1}' },
+    { name: "number: 1e-7", args: '{"v": 1e-7}', schema: num, out: '{"v":1e-7}' },
+    {
+      name: "number: large whole",
+      args: '{"v": 123456789012}',
+      schema: num,
+      out: '{"v":123456789012.0}',
+    },
+    {
+      name: "number: wholeFloats integer",
+      args: '{"v": 1.0}',
+      schema: num,
+      out: '{"v":1}',
+      options: { wholeFloats: "integer" },
+    },
+    {
+      name: "ambiguous: whole as integer",
+      args: '{"v": 2.0}',
+      schema: amb,
+      out: '{"v":2}',
+      diags: ["/v ambiguous-number"],
+    },
+    { name: "ambiguous: non-whole unchanged", args: '{"v": 2.5}', schema: amb, out: '{"v":2.5}' },
+    { name: "unknown: no schema", args: '{"v": 3.0}', schema: null, out: '{"v":3}' },
+    { name: "unknown: true", args: '{"v": 3.0}', schema: true, out: '{"v":3}' },
+    { name: "unknown: {}", args: '{"v": 1e21}', schema: {}, out: '{"v":1e+21}' },
+  ];
+  for (const r of rows) {
+    test(r.name, () => {
+      expect(run(r.args, r.schema, r.options)).toEqual({ json: r.out, diagnostics: r.diags ?? [] });
+    });
+  }
+});
+
+describe("strings, keys and order", () => {
+  test("strings are escaped exactly as JSON.stringify does", () => {
+    const s = 'a"b\\c\n\u0001\u2028😀</script>';
+    const text = JSON.stringify({ s });
+    expect(run(text, null).json).toBe(JSON.stringify({ s }));
+  });
+  test("keys keep the Struct's order (integer-like keys first, as in any JS object)", () => {
+    expect(run('{"b":1,"a":2,"1":3}', null).json).toBe('{"1":3,"b":1,"a":2}');
+  });
+  test("__proto__, constructor and toString are ordinary keys", () => {
+    const text = '{"__proto__":{"x":1.0},"constructor":2,"toString":3}';
+    // Parsed, not a literal: `__proto__:` in a JS literal would set the prototype.
+    const schema: JsonSchema = JSON.parse(
+      '{"type":"object","properties":{"__proto__":{"type":"object","properties":{"x":{"type":"number"}}},"constructor":{"type":"number"},"toString":{"type":"integer"}}}',
+    );
+    expect(run(text, schema).json).toBe('{"__proto__":{"x":1.0},"constructor":2.0,"toString":3}');
+    expect(({} as Record<string, unknown>).x).toBe(undefined);
+  });
+  test("a string that looks like an internal marker does not confuse the writer", () => {
+    const text = JSON.stringify({ a: "\u00000", b: 1, c: "\u00001" });
+    const schema = obj({ b: { type: "number" } });
+    expect(run(text, schema).json).toBe('{"a":"\\u00000","b":1.0,"c":"\\u00001"}');
+  });
+  test("indent pretty-prints and keeps number texts", () => {
+    const schema = obj({ v: { type: "number" }, l: { type: "array", items: { type: "integer" } } });
+    expect(run('{"v":1,"l":[1,2],"e":{},"f":[]}', schema, { indent: 2 }).json).toBe(
+      '{\n  "v": 1.0,\n  "l": [\n    1,\n    2\n  ],\n  "e": {},\n  "f": []\n}',
+    );
+  });
+  test("canonical: sorted keys by UTF-16 code units, ES numbers", () => {
+    const schema = obj({ v: { type: "number" }, big: { type: "integer" } });
+    const text = `{"v":1.0,"b":{"z":1,"10":2,"9":3},"big":${2 ** 60},"\u00e9":1,"\ud83d\ude00":2,"\uff61":3}`;
+    expect(run(text, schema, { canonical: true })).toEqual({
+      json: '{"b":{"10":2,"9":3,"z":1},"big":1152921504606847000,"v":1,"é":1,"😀":2,"｡":3}',
+      diagnostics: ["/big integer-precision-lost"],
+    });
+  });
+});
+
+describe("errors", () => {
+  function nanStruct(): Struct {
+    return create(StructSchema, {
+      fields: { a: create(ValueSchema, { kind: { case: "numberValue", value: Number.NaN } }) },
+    });
+  }
+  function unsetStruct(): Struct {
+    return create(StructSchema, {
+      fields: {
+        l: create(ValueSchema, {
+          kind: {
+            case: "listValue",
+            value: { $typeName: "google.protobuf.ListValue", values: [create(ValueSchema)] },
+          },
+        }),
+      },
+    });
+  }
+  function deep(depth: number): Struct {
+    let v = create(ValueSchema, { kind: { case: "nullValue", value: 0 } });
+    for (let i = 0; i < depth; i++) {
+      v = create(ValueSchema, {
+        kind: { case: "structValue", value: create(StructSchema, { fields: { d: v } }) },
+      });
+    }
+    return create(StructSchema, { fields: { d: v } });
+  }
+  const rows: { name: string; make: () => Struct; options?: object; code: string; path: string }[] = [
+    { name: "NaN", make: nanStruct, code: "non-finite-number", path: "/a" },
+    { name: "unset Value", make: unsetStruct, code: "value-unset", path: "/l/0" },
+    { name: "depth 101", make: () => deep(100), code: "recursion-limit", path: `${"/d".repeat(100)}` },
+    {
+      name: "depth 100,000",
+      make: () => deep(100_000),
+      code: "recursion-limit",
+      path: `${"/d".repeat(100)}`,
+    },
+    {
+      name: "depth 100,000 with a huge recursionLimit",
+      make: () => deep(100_000),
+      options: { recursionLimit: 1_000_000 },
+      code: "recursion-limit",
+      path: "",
+    },
+  ];
+  for (const r of rows) {
+    test(r.name, () => {
+      let err: unknown;
+      try {
+        structToJson(r.make(), null, r.options);
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(StructJsonError);
+      expect((err as StructJsonError).code).toBe(r.code);
+      if (r.path !== "") expect((err as StructJsonError).path).toBe(r.path);
+    });
+  }
+  test("nonFinite null and unsetValue null write null with a diagnostic", () => {
+    const d: string[] = [];
+    const onDiagnostic = (x: Diagnostic) => d.push(`${x.path} ${x.code}`);
+    expect(structToJson(nanStruct(), null, { nonFinite: "null", onDiagnostic })).toBe('{"a":null}');
+    expect(structToJson(unsetStruct(), null, { unsetValue: "null", onDiagnostic })).toBe(
+      '{"l":[null]}',
+    );
+    expect(d).toEqual(["/a non-finite-number", "/l/0 value-unset"]);
+  });
+  test("depth 100 is accepted", () => {
+    expect(structToJson(deep(99), null)).toBe(`${'{"d":'.repeat(100)}null${"}".repeat(100)}`);
+  });
+  const badOptions: { name: string; options: object }[] = [
+    { name: "wholeFloats", options: { wholeFloats: "float" } },
+    { name: "recursionLimit", options: { recursionLimit: 0 } },
+    { name: "indent", options: { indent: -1 } },
+    { name: "canonical with indent", options: { canonical: true, indent: 2 } },
+  ];
+  for (const b of badOptions) {
+    test(`option-invalid: ${b.name}`, () => {
+      expect(() => structToJson(serverStruct("{}"), null, b.options)).toThrow(
+        expect.objectContaining({ code: "option-invalid", path: "" }),
+      );
+    });
+  }
+  test("a JsonObject passed as a Struct message is refused, not misread", () => {
+    const args = { $typeName: "x", fields: {} } as unknown as Struct;
+    expect(() => structToJson(args)).toThrow(expect.objectContaining({ code: "message-invalid" }));
+  });
+});
+
+describe("the JsonObject form and inspection", () => {
+  test("jsonObjectToJson writes CallMCPTool.args", () => {
+    const args: JsonObject = { id: 9007199254740992, t: 1, $typeName: "google.protobuf.Struct" };
+    const schema = obj({ id: { type: "integer" }, t: { type: "number" } });
+    expect(jsonObjectToJson(args, schema)).toBe(
+      '{"id":9007199254740992,"t":1.0,"$typeName":"google.protobuf.Struct"}',
+    );
+  });
+  test("inspectNumbers lists each number with its reading and text", () => {
+    const schema = obj({ id: { type: "integer" }, t: { type: "number" } });
+    expect(inspectNumbers(serverStruct(`{"id":${2 ** 60},"t":2,"u":3.5}`), schema)).toEqual([
+      {
+        path: "/id",
+        value: 2 ** 60,
+        reading: "integer",
+        text: "1152921504606846976",
+        codes: ["integer-precision-lost"],
+      },
+      { path: "/t", value: 2, reading: "number", text: "2.0", codes: [] },
+      { path: "/u", value: 3.5, reading: "unknown", text: "3.5", codes: [] },
+    ]);
+  });
+});
