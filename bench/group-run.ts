@@ -62,7 +62,7 @@ function prepareGroup(inputs: PayloadInputs, group: GroupName): Slot[] {
       op.refill?.(1);
       checkProblem = op.check?.(op.call());
     } catch (e) {
-      if (spec.role !== "ours" && !(e instanceof NotAvailable)) {
+      if (!spec.usesPackage) {
         throw new Error(
           `baseline ${spec.id} failed on ${inputs.payload.name}: ${describeError(e)}`,
         );
@@ -71,7 +71,7 @@ function prepareGroup(inputs: PayloadInputs, group: GroupName): Slot[] {
       unavailable =
         e instanceof NotAvailable ? "n/a (not in the package yet)" : `error: ${describeError(e)}`;
     }
-    if (checkProblem !== undefined && spec.role === "baseline") {
+    if (checkProblem !== undefined && !spec.usesPackage) {
       throw new Error(`baseline ${spec.id} on ${inputs.payload.name}: ${checkProblem}`);
     }
     const result: OperationResult = {

@@ -31,6 +31,8 @@ export interface OperationSpec {
   readonly group: GroupName;
   /** Ours, a baseline, or a reference. */
   readonly role: Role;
+  /** True when it calls this package: its failures are results, not a broken harness. */
+  readonly usesPackage: boolean;
   /** The payloads it runs on. */
   readonly payloads: readonly PayloadName[];
   /** Builds the call for one payload; throws when the package lacks what it needs. */
@@ -185,6 +187,7 @@ export const operations: readonly OperationSpec[] = [
     label: "structToJson",
     group: "write",
     role: "ours",
+    usesPackage: true,
     payloads: allPayloads,
     prepare: (inp) => {
       const f = need(inp.api.structToJson, "structToJson");
@@ -194,13 +197,14 @@ export const operations: readonly OperationSpec[] = [
     },
   },
   {
-    id: "structToJson-field",
-    label: "structToJson (JsonObject input)",
+    id: "jsonObjectToJson",
+    label: "jsonObjectToJson (a Struct field's JsonObject)",
     group: "write",
     role: "reference",
+    usesPackage: true,
     payloads: allPayloads,
     prepare: (inp) => {
-      const f = need(inp.api.structToJson, "structToJson");
+      const f = need(inp.api.jsonObjectToJson, "jsonObjectToJson");
       const obj = inp.fieldObject;
       const schema = inp.compiled;
       return { call: () => f(obj, schema), check: sameValues(inp) };
@@ -211,6 +215,7 @@ export const operations: readonly OperationSpec[] = [
     label: "protobuf-es toJsonString",
     group: "write",
     role: "baseline",
+    usesPackage: false,
     payloads: allPayloads,
     prepare: (inp) => {
       const struct = inp.struct;
@@ -222,6 +227,7 @@ export const operations: readonly OperationSpec[] = [
     label: "JSON.stringify",
     group: "write",
     role: "baseline",
+    usesPackage: false,
     payloads: allPayloads,
     prepare: (inp) => {
       const plain = inp.plain;
@@ -234,6 +240,7 @@ export const operations: readonly OperationSpec[] = [
     label: "structFromJson",
     group: "read",
     role: "ours",
+    usesPackage: true,
     payloads: allPayloads,
     prepare: (inp) => {
       const f = need(inp.api.structFromJson, "structFromJson");
@@ -255,6 +262,7 @@ export const operations: readonly OperationSpec[] = [
     label: 'toolCallArgumentsJson (rawJson: "verify")',
     group: "read",
     role: "ours",
+    usesPackage: true,
     payloads: allPayloads,
     prepare: (inp) => {
       const f = need(inp.api.toolCallArgumentsJson, "toolCallArgumentsJson");
@@ -273,6 +281,7 @@ export const operations: readonly OperationSpec[] = [
     label: "protobuf-es fromJsonString",
     group: "read",
     role: "baseline",
+    usesPackage: false,
     payloads: allPayloads,
     prepare: (inp) => {
       const text = inp.text;
@@ -284,6 +293,7 @@ export const operations: readonly OperationSpec[] = [
     label: "JSON.parse",
     group: "read",
     role: "baseline",
+    usesPackage: false,
     payloads: allPayloads,
     prepare: (inp) => {
       const text = inp.text;
@@ -295,6 +305,7 @@ export const operations: readonly OperationSpec[] = [
     label: "lossless-json parse",
     group: "read",
     role: "reference",
+    usesPackage: false,
     payloads: ["S", "M", "L", "Deep"],
     prepare: (inp) => {
       const text = inp.text;
@@ -307,6 +318,7 @@ export const operations: readonly OperationSpec[] = [
     label: "structToJson without a schema",
     group: "schema",
     role: "baseline",
+    usesPackage: true,
     payloads: ["S", "M"],
     prepare: (inp) => {
       const f = need(inp.api.structToJson, "structToJson");
@@ -319,6 +331,7 @@ export const operations: readonly OperationSpec[] = [
     label: "structToJson, same schema object again (cached)",
     group: "schema",
     role: "ours",
+    usesPackage: true,
     payloads: ["S", "M"],
     prepare: (inp) => {
       const f = need(inp.api.structToJson, "structToJson");
@@ -332,6 +345,7 @@ export const operations: readonly OperationSpec[] = [
     label: "structToJson, compiled schema",
     group: "schema",
     role: "ours",
+    usesPackage: true,
     payloads: ["S", "M"],
     prepare: (inp) => {
       const f = need(inp.api.structToJson, "structToJson");
@@ -346,6 +360,7 @@ export const operations: readonly OperationSpec[] = [
     label: "compileSchema (new schema object)",
     group: "schema",
     role: "ours",
+    usesPackage: true,
     payloads: ["S", "M"],
     prepare: (inp) => {
       const f = need(inp.api.compileSchema, "compileSchema");
@@ -358,6 +373,7 @@ export const operations: readonly OperationSpec[] = [
     label: "structToJson, new schema object (first use)",
     group: "schema",
     role: "ours",
+    usesPackage: true,
     payloads: ["S", "M"],
     prepare: (inp) => {
       const f = need(inp.api.structToJson, "structToJson");

@@ -8,6 +8,10 @@ export interface PackageApi {
   readonly structToJson:
     | ((struct: unknown, schema?: unknown, options?: object) => string)
     | undefined;
+  /** `jsonObjectToJson(object, schema, options)`: structToJson for the JsonObject of a Struct field. */
+  readonly jsonObjectToJson:
+    | ((object: unknown, schema?: unknown, options?: object) => string)
+    | undefined;
   /** `compileSchema(schema)`. */
   readonly compileSchema: ((schema: unknown) => unknown) | undefined;
   /** `structFromJson(text, options)`. */
@@ -42,6 +46,7 @@ export async function loadPackageApi(): Promise<PackageApi> {
   }
   const api: PackageApi = {
     structToJson: pick(mod, "structToJson"),
+    jsonObjectToJson: pick(mod, "jsonObjectToJson"),
     compileSchema: pick(mod, "compileSchema"),
     structFromJson: pick(mod, "structFromJson"),
     toolCallFromJson: pick(mod, "toolCallFromJson"),

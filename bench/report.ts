@@ -138,6 +138,8 @@ function bytesOf(r: RunResults, payload: PayloadName): number {
   return r.operations.find((o) => o.payload === payload)?.bytes ?? Number.NaN;
 }
 
+const fmtFactor = (q: number): string => (Number.isFinite(q) ? `${q.toFixed(2)}×` : "–");
+
 /** Ours over the baseline for one memory measure; NaN when either is missing. */
 function memoryRatio(
   r: RunResults,
@@ -214,7 +216,7 @@ export function evaluateTargets(r: RunResults): TargetRow[] {
     rows.push({
       target: `peak memory on L: ${ours} ≤ 1.0× ${base}`,
       measured: Number.isFinite(q)
-        ? `${q.toFixed(2)}× (heap; RSS ${memoryRatio(r, ours, base, "rssMiB").toFixed(2)}×)`
+        ? `${q.toFixed(2)}× (heap; RSS ${fmtFactor(memoryRatio(r, ours, base, "rssMiB"))})`
         : "n/a",
       ok: Number.isFinite(q) ? q <= 1 : undefined,
     });
@@ -246,7 +248,7 @@ export function renderReport(r: RunResults): string {
         "structToJson MB/s",
         "÷ toJsonString",
         "÷ JSON.stringify",
-        "JsonObject input ÷ toJsonString",
+        "jsonObjectToJson ÷ toJsonString",
         "toJsonString MB/s",
         "JSON.stringify MB/s",
       ],
@@ -256,7 +258,7 @@ export function renderReport(r: RunResults): string {
         fmtMBps(r, "structToJson", p),
         fmtRatio(timeRatio(r, "toJsonString", "structToJson", p)),
         fmtRatio(timeRatio(r, "JSON.stringify", "structToJson", p)),
-        fmtRatio(timeRatio(r, "toJsonString", "structToJson-field", p)),
+        fmtRatio(timeRatio(r, "toJsonString", "jsonObjectToJson", p)),
         fmtMBps(r, "toJsonString", p),
         fmtMBps(r, "JSON.stringify", p),
       ]),
@@ -307,6 +309,7 @@ export function renderReport(r: RunResults): string {
         "compiled schema",
         "compileSchema, new object",
         "first use of a new object",
+        "compileSchema (time)",
       ],
       payloadsOf(r, "schema").map((p) => [
         p,
@@ -315,6 +318,7 @@ export function renderReport(r: RunResults): string {
         fmtRatio(timeRatio(r, "compiled-schema", "no-schema", p)),
         fmtRatio(timeRatio(r, "compileSchema", "no-schema", p)),
         fmtRatio(timeRatio(r, "first-use", "no-schema", p)),
+        fmtTime(medianMs(r, "compileSchema", p)),
       ]),
     ),
     "",

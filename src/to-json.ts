@@ -13,6 +13,7 @@ import { rethrowStackOverflow, StructJsonError } from "./errors.js";
 import type { JsonPointer } from "./json-pointer.js";
 import { pointerFrom } from "./json-pointer.js";
 import type { JsonSchema } from "./json-schema.js";
+import { MessageProbe, PlainProbe } from "./object-probes.js";
 import {
   type RawTextSink,
   rawTextMarkers,
@@ -25,7 +26,6 @@ import {
   type CompiledSchema,
   type NumberReading,
   numberReading,
-  type ObjectProbe,
   objectScope,
   rootNode,
   type SchemaNode,
@@ -149,7 +149,7 @@ export function inspectNumbers(
   w.onNumber = (path, value, reading, text, codes) =>
     found.push({ path, value, reading, text, codes });
   const msg = isStructMessage(struct);
-  w.run(msg ? (struct as Struct).fields : struct, msg, rootNode(inputSchema));
+  w.run(msg ? (struct as Struct).fields : (struct as JsonObject), msg, rootNode(inputSchema));
   return found;
 }
 
@@ -172,7 +172,7 @@ function writeStruct(
 ): string {
   const opts = resolveOptions(options);
   const root = rootNode(inputSchema);
-  const fields = msg ? (struct as Struct).fields : struct;
+  const fields: Record<string, unknown> = msg ? (struct as Struct).fields : (struct as JsonObject);
   if (opts.canonical) {
     // Canonical text is built by our own writer: JS objects would put integer-like keys first.
     const w = new Writer(opts, undefined);
@@ -200,12 +200,15 @@ function resolveOptions(options: Partial<StructToJsonOptions> | undefined): Stru
   };
   if (o.wholeFloats !== "decimal" && o.wholeFloats !== "integer")
     bad("wholeFloats", 'must be "decimal" or "integer"');
-  if (o.nonFinite !== "error" && o.nonFinite !== "null") bad("nonFinite", 'must be "error" or "null"');
+  if (o.nonFinite !== "error" && o.nonFinite !== "null")
+    bad("nonFinite", 'must be "error" or "null"');
   if (o.unsetValue !== "error" && o.unsetValue !== "null")
     bad("unsetValue", 'must be "error" or "null"');
   if (!Number.isSafeInteger(o.recursionLimit) || o.recursionLimit < 1)
     bad("recursionLimit", "must be a positive integer");
-  if (typeof o.indent === "number" ? !(o.indent >= 0 && o.indent <= 10) : typeof o.indent !== "string")
+  if (
+    typeof o.indent === "number" ? !(o.indent >= 0 && o.indent <= 10) : typeof o.indent !== "string"
+  )
     bad("indent", "must be a number of spaces from 0 to 10 or a string");
   if (typeof o.onDiagnostic !== "function") bad("onDiagnostic", "must be a function");
   if (o.canonical && indentString(o.indent) !== "")
@@ -224,41 +227,6 @@ type NumberHook = (
   text: string,
   codes: DiagnosticCode[],
 ) => void;
-
-/** Reads a Struct member's primitive for branch filtering (discriminators, `required`). */
-class MessageProbe implements ObjectProbe {
-  constructor(private readonly fields: Record<string, Value>) {}
-  has(key: string): boolean {
-    return Object.hasOwn(this.fields, key);
-  }
-  primitive(key: string): string | number | boolean | null | undefined {
-    if (!Object.hasOwn(this.fields, key)) return undefined;
-    const kind = this.fields[key]?.kind;
-    switch (kind?.case) {
-      case "stringValue":
-      case "numberValue":
-      case "boolValue":
-        return kind.value;
-      case "nullValue":
-        return null;
-      default:
-        return undefined;
-    }
-  }
-}
-
-/** The same for the JsonObject form. */
-class PlainProbe implements ObjectProbe {
-  constructor(private readonly object: JsonObject) {}
-  has(key: string): boolean {
-    return Object.hasOwn(this.object, key);
-  }
-  primitive(key: string): string | number | boolean | null | undefined {
-    if (!Object.hasOwn(this.object, key)) return undefined;
-    const v = this.object[key];
-    return typeof v === "object" && v !== null ? undefined : (v as string | number | boolean | null);
-  }
-}
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
@@ -280,7 +248,7 @@ class Writer {
     this.note = (code) => this.report(code);
   }
 
-  run(fields: Record<string, Value> | JsonObject, msg: boolean, root: SchemaNode): unknown {
+  run(fields: Record<string, unknown>, msg: boolean, root: SchemaNode): unknown {
     try {
       return this.object(fields, msg, root, 1);
     } catch (e) {
@@ -295,7 +263,8 @@ class Writer {
   private report(code: DiagnosticCode): void {
     this.codesHere?.push(code);
     // Building the pointer costs more than the rest of a number's work: skip it when nobody listens.
-    if (this.opts.onDiagnostic !== ignoreDiagnostics) this.opts.onDiagnostic({ code, path: this.path() });
+    if (this.opts.onDiagnostic !== ignoreDiagnostics)
+      this.opts.onDiagnostic({ code, path: this.path() });
   }
 
   private fail(code: "non-finite-number" | "value-unset" | "recursion-limit", rule: string): never {
@@ -340,7 +309,10 @@ class Writer {
           this.report("value-unset");
           return null;
         }
-        return this.fail("value-unset", "a value is neither null, boolean, number, string, list nor struct");
+        return this.fail(
+          "value-unset",
+          "a value is neither null, boolean, number, string, list nor struct",
+        );
     }
   }
 
@@ -351,7 +323,10 @@ class Writer {
     depth: number,
   ): Record<string, unknown> {
     if (depth > this.opts.recursionLimit) {
-      this.fail("recursion-limit", `nesting deeper than recursionLimit ${this.opts.recursionLimit}`);
+      this.fail(
+        "recursion-limit",
+        `nesting deeper than recursionLimit ${this.opts.recursionLimit}`,
+      );
     }
     const out: Record<string, unknown> = {};
     const keys = Object.keys(fields);
@@ -378,9 +353,17 @@ class Writer {
     return out;
   }
 
-  private array(items: readonly unknown[], msg: boolean, node: SchemaNode, depth: number): unknown[] {
+  private array(
+    items: readonly unknown[],
+    msg: boolean,
+    node: SchemaNode,
+    depth: number,
+  ): unknown[] {
     if (depth > this.opts.recursionLimit) {
-      this.fail("recursion-limit", `nesting deeper than recursionLimit ${this.opts.recursionLimit}`);
+      this.fail(
+        "recursion-limit",
+        `nesting deeper than recursionLimit ${this.opts.recursionLimit}`,
+      );
     }
     const n = items.length;
     const out = new Array<unknown>(n);
@@ -451,7 +434,8 @@ class Writer {
     const codes: DiagnosticCode[] = [];
     this.codesHere = codes;
     try {
-      const reading = node.isUnknown || !Number.isFinite(v) ? "unknown" : numberReading(node, v, () => {});
+      const reading =
+        node.isUnknown || !Number.isFinite(v) ? "unknown" : numberReading(node, v, () => {});
       const out = this.number(v, node);
       const text = writeJsonText(out, "", false);
       hook(this.path(), v, reading, text, codes);
@@ -482,7 +466,12 @@ function exactInteger(v: number, raw: RawTextSink): unknown {
 /** Sets an own member, also for "__proto__" (an ordinary key here, never the prototype). */
 function setMember(out: Record<string, unknown>, key: string, value: unknown): void {
   if (key === "__proto__") {
-    Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(out, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   } else {
     out[key] = value;
   }

@@ -11,11 +11,16 @@ import { toJson } from "@bufbuild/protobuf";
 import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { beforeAll, describe, expect, test } from "vitest";
-import { ClientActionSchema, ToolCallService } from "../src/index.js";
 import { loadModelCalls } from "../examples/demo/model-calls.js";
 import { formatReport } from "../examples/demo/print-report.js";
-import { type CallReport, type DemoReport, runDemo, venvPython } from "../examples/demo/run-demo.js";
+import {
+  type CallReport,
+  type DemoReport,
+  runDemo,
+  venvPython,
+} from "../examples/demo/run-demo.js";
 import { buildActions, startToolCallServer } from "../examples/demo/tool-call-server.js";
+import { ClientActionSchema, ToolCallService } from "../src/index.js";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 
@@ -28,7 +33,9 @@ beforeAll(() => {
   }
   const check = spawnSync(python, ["-c", "import pydantic, mcp"], { encoding: "utf8" });
   if (check.status !== 0) {
-    throw new Error(`demo-e2e: ${python} cannot import mcp: rm -rf .venv && bash examples/demo/setup-python.sh`);
+    throw new Error(
+      `demo-e2e: ${python} cannot import mcp: rm -rf .venv && bash examples/demo/setup-python.sh`,
+    );
   }
 });
 
@@ -37,7 +44,13 @@ beforeAll(() => {
 // value, and what the schema path alone sent, with its diagnostics.
 const EXPECTED: Record<
   string,
-  { received: string; plainChanged: string[]; schemaOnly: string; diagnostics: string[]; schemaOnlyChanged: string[] }
+  {
+    received: string;
+    plainChanged: string[];
+    schemaOnly: string;
+    diagnostics: string[];
+    schemaOnlyChanged: string[];
+  }
 > = {
   goto_definition: {
     received: '{"file":"internal/server/handler.go","line":142,"column":17}',
@@ -112,10 +125,16 @@ describe("the demo flow: gRPC → MCP TypeScript SDK → strict Python MCP serve
   test("with raw_args_json the bridge sends the model's text untouched, and the strict server receives every value exactly", () => {
     for (const r of report.calls) {
       const want = expectedFor(r);
-      expect({ tool: r.call.name, sent: r.bridge.sentJson }).toEqual({ tool: r.call.name, sent: r.call.argumentsJson });
+      expect({ tool: r.call.name, sent: r.bridge.sentJson }).toEqual({
+        tool: r.call.name,
+        sent: r.call.argumentsJson,
+      });
       expect(r.bridge.rejected).toBe(false);
       expect(r.bridge.diagnostics).toEqual([]);
-      expect({ tool: r.call.name, received: r.bridge.receivedJson }).toEqual({ tool: r.call.name, received: want.received });
+      expect({ tool: r.call.name, received: r.bridge.receivedJson }).toEqual({
+        tool: r.call.name,
+        received: want.received,
+      });
       expect(r.bridge.changed).toEqual([]);
     }
   });
@@ -179,7 +198,9 @@ describe("npm start's entry point", () => {
       encoding: "utf8",
     });
     const lines = stdout.trimEnd().split("\n");
-    expect(lines[0]).toMatch(/^7 model tool calls → gRPC server \(Connect-ES, HTTP\/2, 127\.0\.0\.1:\d+\)/);
+    expect(lines[0]).toMatch(
+      /^7 model tool calls → gRPC server \(Connect-ES, HTTP\/2, 127\.0\.0\.1:\d+\)/,
+    );
     expect(lines.at(-1)).toBe(
       "OK: all 7 calls arrived exactly as the model wrote them, and every result came back exactly.",
     );
@@ -216,9 +237,9 @@ describe("an independent gRPC client: buf curl against StreamActions", () => {
       expect(viaBuf).toHaveLength(calls.length);
       expect(viaBuf).toEqual(connect);
       // raw_args_json is the model's text, byte for byte, in both.
-      expect(viaBuf.map((a) => (a as { callMcpTool: { rawArgsJson: string } }).callMcpTool.rawArgsJson)).toEqual(
-        calls.map((c) => c.argumentsJson),
-      );
+      expect(
+        viaBuf.map((a) => (a as { callMcpTool: { rawArgsJson: string } }).callMcpTool.rawArgsJson),
+      ).toEqual(calls.map((c) => c.argumentsJson));
     } finally {
       await server.close();
     }

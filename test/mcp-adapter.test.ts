@@ -6,6 +6,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { afterEach, describe, expect, test } from "vitest";
 import { isStructJsonError, toolCallFromJson } from "../src/index.js";
+import { exactNumberValue } from "../src/mcp/exact-number.js";
 import {
   deserializeExactMessage,
   ExactNumber,
@@ -18,7 +19,6 @@ import {
   structuredContentJson,
   toolCallArguments,
 } from "../src/mcp/index.js";
-import { exactNumberValue } from "../src/mcp/exact-number.js";
 import { memberText } from "../src/mcp/json-span.js";
 
 const ROOT = new URL("..", import.meta.url).pathname;
@@ -76,8 +76,16 @@ describe("ExactNumber (runtimes without JSON.rawJSON)", () => {
   test.each([
     ["a big id", { a: new ExactNumber("9007199254740993", "/a") }, '{"a":9007199254740993}'],
     ["whole float and -0", [new ExactNumber("1.0", "/0"), new ExactNumber("-0", "/1")], "[1.0,-0]"],
-    ["nested", { deep: { er: [{ n: new ExactNumber("2.50", "/deep/er/0/n") }] } }, '{"deep":{"er":[{"n":2.50}]}}'],
-    ["a look-alike string", { s: "sjb-exact-00-0", n: new ExactNumber("1.0", "/n") }, '{"s":"sjb-exact-00-0","n":1.0}'],
+    [
+      "nested",
+      { deep: { er: [{ n: new ExactNumber("2.50", "/deep/er/0/n") }] } },
+      '{"deep":{"er":[{"n":2.50}]}}',
+    ],
+    [
+      "a look-alike string",
+      { s: "sjb-exact-00-0", n: new ExactNumber("1.0", "/n") },
+      '{"s":"sjb-exact-00-0","n":1.0}',
+    ],
     ["no markers", { plain: [1, "two", null, true] }, '{"plain":[1,"two",null,true]}'],
   ])("serializeExactMessage: %s", (_label, value, json) => {
     expect(serializeExactMessage(value)).toBe(json);
@@ -119,9 +127,21 @@ describe("exactJsonArguments", () => {
 
 describe("memberText: the exact text of a member in JSON text", () => {
   test.each([
-    ['{"result":{"structuredContent":{"id":9007199254740993}}}', ["result", "structuredContent"], '{"id":9007199254740993}'],
-    ['{ "result" : { "x":"}" , "structuredContent" : [1.0, {"a":"]"}] } }', ["result", "structuredContent"], '[1.0, {"a":"]"}]'],
-    ['{"result":{"structuredContent":1},"result":{"structuredContent":2.50}}', ["result", "structuredContent"], "2.50"],
+    [
+      '{"result":{"structuredContent":{"id":9007199254740993}}}',
+      ["result", "structuredContent"],
+      '{"id":9007199254740993}',
+    ],
+    [
+      '{ "result" : { "x":"}" , "structuredContent" : [1.0, {"a":"]"}] } }',
+      ["result", "structuredContent"],
+      '[1.0, {"a":"]"}]',
+    ],
+    [
+      '{"result":{"structuredContent":1},"result":{"structuredContent":2.50}}',
+      ["result", "structuredContent"],
+      "2.50",
+    ],
     ['{"re\\u0073ult":{"a\\"b":true}}', ["result", 'a"b'], "true"],
     ['{"result":{"structuredContent":"x\\"}"}}', ["result", "structuredContent"], '"x\\"}"'],
     ['{"result":[{"structuredContent":1}]}', ["result", "structuredContent"], undefined],
@@ -142,7 +162,9 @@ describe("deserializeExactMessage", () => {
   test("records a result's structuredContent text exactly", () => {
     const line =
       '{"jsonrpc":"2.0","id":3,"result":{"content":[],"structuredContent":{"rows":[[9007199254740993,"Ada",1.0]]}}}';
-    const msg = deserializeExactMessage(line) as { result: { _meta?: unknown; structuredContent?: unknown } };
+    const msg = deserializeExactMessage(line) as {
+      result: { _meta?: unknown; structuredContent?: unknown };
+    };
     expect(structuredContentJson(msg.result)).toBe('{"rows":[[9007199254740993,"Ada",1.0]]}');
     // What the SDK sees is unchanged apart from _meta: JSON.parse's reading.
     expect(msg.result.structuredContent).toEqual({ rows: [[9007199254740992, "Ada", 1]] });
@@ -212,17 +234,26 @@ describe("through the official SDK client", () => {
   test.each([
     ["always", MODEL_TEXT],
     ["never", '{"id":9007199254740992,"ids":[9007199254740996,7,18014398509481984],"t":1.0}'],
-  ] as const)("ExactStdioClientTransport delivers the bridge's text exactly (rawArgsJson %s)", async (raw, sent) => {
-    const call = toolCallFromJson({ name: "echo", argumentsJson: MODEL_TEXT }, { rawArgsJson: raw });
-    const client = await connect(new ExactStdioClientTransport(serverParams));
-    const result = await client.callTool({ name: "echo", arguments: toolCallArguments(call, SCHEMA) });
-    // The server saw exactly the text toolCallArgumentsJson wrote …
-    expect((result.content as { text: string }[])[0]!.text).toBe(sent);
-    // … and the result's text comes back exactly too, while the SDK's own
-    // object holds what JSON.parse made of it.
-    expect(structuredContentJson(result)).toBe(`{"received":${sent}}`);
-    expect(result.structuredContent).toEqual({ received: JSON.parse(sent) });
-  });
+  ] as const)(
+    "ExactStdioClientTransport delivers the bridge's text exactly (rawArgsJson %s)",
+    async (raw, sent) => {
+      const call = toolCallFromJson(
+        { name: "echo", argumentsJson: MODEL_TEXT },
+        { rawArgsJson: raw },
+      );
+      const client = await connect(new ExactStdioClientTransport(serverParams));
+      const result = await client.callTool({
+        name: "echo",
+        arguments: toolCallArguments(call, SCHEMA),
+      });
+      // The server saw exactly the text toolCallArgumentsJson wrote …
+      expect((result.content as { text: string }[])[0]!.text).toBe(sent);
+      // … and the result's text comes back exactly too, while the SDK's own
+      // object holds what JSON.parse made of it.
+      expect(structuredContentJson(result)).toBe(`{"received":${sent}}`);
+      expect(result.structuredContent).toEqual({ received: JSON.parse(sent) });
+    },
+  );
 
   test("the SDK's own StdioClientTransport: exact with JSON.rawJSON, a clear error without", async () => {
     const call = toolCallFromJson({ name: "echo", argumentsJson: MODEL_TEXT });
@@ -239,7 +270,10 @@ describe("through the official SDK client", () => {
   });
 
   test("plain objects without exact numbers work with either transport", async () => {
-    for (const transport of [new ExactStdioClientTransport(serverParams), new StdioClientTransport(serverParams)]) {
+    for (const transport of [
+      new ExactStdioClientTransport(serverParams),
+      new StdioClientTransport(serverParams),
+    ]) {
       const client = await connect(transport);
       const result = await client.callTool({ name: "echo", arguments: { id: 5, t: 0.5 } });
       expect((result.content as { text: string }[])[0]!.text).toBe('{"id":5,"t":0.5}');

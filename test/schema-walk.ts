@@ -19,7 +19,10 @@ export interface Walked {
 }
 
 /** Walks `value` (parsed JSON) under `schema`. */
-export function walk(schema: JsonSchema | CompiledSchema | null | undefined, value: unknown): Walked {
+export function walk(
+  schema: JsonSchema | CompiledSchema | null | undefined,
+  value: unknown,
+): Walked {
   const out: Walked = { readings: {}, notes: [] };
   visit(rootNode(schema), value, "", out);
   return out;
@@ -41,7 +44,9 @@ function visit(node: SchemaNode, v: unknown, path: string, out: Walked): void {
         primitive: (k) => {
           if (!Object.hasOwn(o, k)) return undefined;
           const m = o[k];
-          return m === null || typeof m !== "object" ? (m as string | number | boolean | null) : undefined;
+          return m === null || typeof m !== "object"
+            ? (m as string | number | boolean | null)
+            : undefined;
         },
       },
       note,

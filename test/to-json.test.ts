@@ -22,7 +22,10 @@ function run(text: string, schema?: JsonSchema | null, options = {}) {
   return { json, diagnostics: diagnostics.map((d) => `${d.path} ${d.code}`) };
 }
 
-const obj = (properties: Record<string, JsonSchema>): JsonSchema => ({ type: "object", properties });
+const obj = (properties: Record<string, JsonSchema>): JsonSchema => ({
+  type: "object",
+  properties,
+});
 
 describe("seed table", () => {
   const rows: { args: string; schema: JsonSchema | null; out: string; diags?: string[] }[] = [
@@ -209,24 +212,30 @@ describe("errors", () => {
     }
     return create(StructSchema, { fields: { d: v } });
   }
-  const rows: { name: string; make: () => Struct; options?: object; code: string; path: string }[] = [
-    { name: "NaN", make: nanStruct, code: "non-finite-number", path: "/a" },
-    { name: "unset Value", make: unsetStruct, code: "value-unset", path: "/l/0" },
-    { name: "depth 101", make: () => deep(100), code: "recursion-limit", path: `${"/d".repeat(100)}` },
-    {
-      name: "depth 100,000",
-      make: () => deep(100_000),
-      code: "recursion-limit",
-      path: `${"/d".repeat(100)}`,
-    },
-    {
-      name: "depth 100,000 with a huge recursionLimit",
-      make: () => deep(100_000),
-      options: { recursionLimit: 1_000_000 },
-      code: "recursion-limit",
-      path: "",
-    },
-  ];
+  const rows: { name: string; make: () => Struct; options?: object; code: string; path: string }[] =
+    [
+      { name: "NaN", make: nanStruct, code: "non-finite-number", path: "/a" },
+      { name: "unset Value", make: unsetStruct, code: "value-unset", path: "/l/0" },
+      {
+        name: "depth 101",
+        make: () => deep(100),
+        code: "recursion-limit",
+        path: `${"/d".repeat(100)}`,
+      },
+      {
+        name: "depth 100,000",
+        make: () => deep(100_000),
+        code: "recursion-limit",
+        path: `${"/d".repeat(100)}`,
+      },
+      {
+        name: "depth 100,000 with a huge recursionLimit",
+        make: () => deep(100_000),
+        options: { recursionLimit: 1_000_000 },
+        code: "recursion-limit",
+        path: "",
+      },
+    ];
   for (const r of rows) {
     test(r.name, () => {
       let err: unknown;

@@ -37,7 +37,9 @@ export interface InspectorServer {
 }
 
 /** Builds the page and serves it (and, unless `live` is false, the demo web server). */
-export async function startInspector(options?: Partial<InspectorServerOptions>): Promise<InspectorServer> {
+export async function startInspector(
+  options?: Partial<InspectorServerOptions>,
+): Promise<InspectorServer> {
   const opts = { ...inspectorDefaults, ...options };
   const outDir = opts.outDir === undefined ? {} : { outDir: opts.outDir };
   await build({ configFile: CONFIG, logLevel: "warn", build: { ...outDir } });
@@ -65,7 +67,9 @@ async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const i = args.indexOf("--port");
   const port = i === -1 ? inspectorDefaults.port : Number(args[i + 1]);
-  const unknown = args.filter((a, k) => !(a === "--no-live" || a === "--port" || (i !== -1 && k === i + 1)));
+  const unknown = args.filter(
+    (a, k) => !(a === "--no-live" || a === "--port" || (i !== -1 && k === i + 1)),
+  );
   if (!Number.isSafeInteger(port) || port < 0 || port > 65535 || unknown.length > 0) {
     console.error("usage: npm run inspector -- [--port N] [--no-live]");
     process.exit(2);

@@ -12,18 +12,49 @@ import {
   type Disj,
   type Doc,
   expansion,
+  K_UNKNOWN,
   MAX_CHILD_MEMO,
   makeAll,
   makeAny,
-  type NodeBase,
+  NodeBase,
   objectKeywordsOf,
   type SchNode,
   TOO_COMPLEX_NODE,
 } from "./nodes.js";
 import { DROPPED, FAILED, type Memo, Op, run, WORK_EXCEEDED, type Work } from "./work.js";
 
+/** Marks a child that is nothing but a cut recursion; reads as unknown outside. */
+export const CUT_NODE = new NodeBase(K_UNKNOWN, true, null);
+
 /** Kept branches per disjunction for one object value; absent disjunctions use their static kept set. */
 export type View = ReadonlyMap<Disj, readonly NodeBase[]>;
+
+/**
+ * The child node from the owns' children (`members`) and each disjunction's
+ * kept branches. A branch whose child is a cut recursion contributes nothing;
+ * when that is all there is, the result is the CUT_NODE marker (never
+ * returned by the public calls).
+ */
+function childOf(
+  doc: Doc,
+  work: Work,
+  op: Op<NodeBase, NodeBase>,
+  disjs: readonly Disj[],
+  members: NodeBase[],
+  kept: (d: Disj) => readonly NodeBase[],
+): NodeBase {
+  let cut = false;
+  for (const d of disjs) {
+    const alts: NodeBase[] = [];
+    for (const b of kept(d)) {
+      const c = run(work, op, b);
+      if (c !== DROPPED && c !== CUT_NODE) alts.push(c);
+    }
+    if (alts.length > 0) members.push(makeAny(doc, alts));
+    else cut = true;
+  }
+  return members.length === 0 && cut ? CUT_NODE : makeAll(doc, members);
+}
 
 /** Tests `key` against a schema object's patterns; gives up (too complex) when the key is too long to test safely. */
 function matchingPatterns(s: SchNode, key: string, out: NodeBase[] | undefined): boolean {
@@ -102,18 +133,10 @@ export class ObjectChildOp extends Op<NodeBase, NodeBase> {
     this.view?.get(d) ?? keptForObject(d, w, this.objectOp);
 
   compute(n: NodeBase, work: Work): NodeBase {
-    const exp = expansion(n, work);
     const members: NodeBase[] = [];
+    const exp = expansion(n, work);
     for (const s of exp.owns) this.ownChildren(s, members, work);
-    for (const d of exp.disjs) {
-      const alts: NodeBase[] = [];
-      for (const b of this.kept(d, work)) {
-        const c = run(work, this, b);
-        if (c !== DROPPED) alts.push(c);
-      }
-      if (alts.length > 0) members.push(makeAny(this.doc, alts));
-    }
-    return makeAll(this.doc, members);
+    return childOf(this.doc, work, this, exp.disjs, members, (d) => this.kept(d, work));
   }
 
   private ownChildren(s: SchNode, out: NodeBase[], work: Work): void {
@@ -186,18 +209,12 @@ export class ArrayChildOp extends Op<NodeBase, NodeBase> {
       n.items.set(this.index, m === FAILED ? TOO_COMPLEX_NODE : m.value);
   }
   compute(n: NodeBase, work: Work): NodeBase {
-    const exp = expansion(n, work);
     const members: NodeBase[] = [];
+    const exp = expansion(n, work);
     for (const s of exp.owns) this.ownChildren(s, members, work);
-    for (const d of exp.disjs) {
-      const alts: NodeBase[] = [];
-      for (const b of keptForArray(d, work, this.arrayOp)) {
-        const c = run(work, this, b);
-        if (c !== DROPPED) alts.push(c);
-      }
-      if (alts.length > 0) members.push(makeAny(this.doc, alts));
-    }
-    return makeAll(this.doc, members);
+    return childOf(this.doc, work, this, exp.disjs, members, (d) =>
+      keptForArray(d, work, this.arrayOp),
+    );
   }
 
   private ownChildren(s: SchNode, out: NodeBase[], work: Work): void {

@@ -34,14 +34,20 @@ const TYPE_NAMES: ReadonlySet<string> = new Set([
   "integer",
 ]);
 
+/** One shared list per single type name (most schemas have one). */
+const SINGLE_TYPES: ReadonlyMap<string, readonly string[]> = new Map(
+  [...TYPE_NAMES].map((n) => [n, Object.freeze([n])]),
+);
+
 /**
  * The `type` keyword as its valid names; undefined when absent or unusable
  * (not a string or array, or naming no JSON type), so a malformed `type` is ignored.
  */
 export function typeNames(schema: JsonSchemaObject): readonly string[] | undefined {
   const t = kw(schema, "type");
-  const list = typeof t === "string" ? [t] : Array.isArray(t) ? t : undefined;
-  if (list === undefined) return undefined;
+  if (typeof t === "string") return SINGLE_TYPES.get(t);
+  if (!Array.isArray(t)) return undefined;
+  const list: readonly unknown[] = t;
   const out: string[] = [];
   for (const name of list) if (typeof name === "string" && TYPE_NAMES.has(name)) out.push(name);
   return out.length === 0 ? undefined : out;

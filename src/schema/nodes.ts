@@ -205,13 +205,17 @@ export class Doc {
 
   /** Resolves a `$ref`/`$dynamicRef`/`$recursiveRef`; undefined when it does not resolve. */
   resolve(keyword: string, ref: string, base: string): NodeBase | undefined {
-    this.index ??= buildIndex(this.root, this.rootBase);
+    const root: RefTarget = { raw: this.root, base: this.rootBase };
+    const index = () => {
+      this.index ??= buildIndex(this.root, this.rootBase);
+      return this.index;
+    };
     const t: RefTarget | undefined =
       keyword === "$ref"
-        ? resolveRef(this.index, ref, base)
+        ? resolveRef(root, index, ref, base)
         : keyword === "$dynamicRef"
-          ? resolveDynamicRef(this.index, ref, base)
-          : resolveRecursiveRef(this.index, ref, base);
+          ? resolveDynamicRef(root, index, ref, base)
+          : resolveRecursiveRef(root, index, ref, base);
     if (t === undefined) return undefined;
     if (typeof t.raw === "boolean") return t.raw ? UNKNOWN_NODE_IMPL : FALSE_NODE;
     return this.nodeAt(t.raw, t.base);
@@ -272,30 +276,39 @@ export function typesOf(s: SchNode): readonly string[] | undefined {
 /** allOf items and `$ref`/`$dynamicRef`/`$recursiveRef` targets (memoized). */
 export function conjunctsOf(s: SchNode): readonly (NodeBase | typeof UNRESOLVED)[] {
   if (s.conjuncts !== undefined) return s.conjuncts;
-  let out: (NodeBase | typeof UNRESOLVED)[] = [];
-  const allOf = kw(s.raw, "allOf");
-  if (Array.isArray(allOf)) {
-    for (const item of allOf) {
-      const n = s.doc!.nodeFor(item, s.base);
-      if (n !== undefined) out.push(n);
+  let out: (NodeBase | typeof UNRESOLVED)[] = NONE;
+  if (hasAny(s.raw, CONJUNCT_KEYWORDS)) {
+    out = [];
+    const allOf = kw(s.raw, "allOf");
+    if (Array.isArray(allOf)) {
+      for (const item of allOf) {
+        const n = s.doc!.nodeFor(item, s.base);
+        if (n !== undefined) out.push(n);
+      }
+    }
+    for (const k of REF_KEYWORDS) {
+      const ref = kw(s.raw, k);
+      if (typeof ref === "string") out.push(s.doc!.resolve(k, ref, s.base) ?? UNRESOLVED);
     }
   }
-  for (const k of ["$ref", "$dynamicRef", "$recursiveRef"]) {
-    const ref = kw(s.raw, k);
-    if (typeof ref === "string") out.push(s.doc!.resolve(k, ref, s.base) ?? UNRESOLVED);
-  }
-  if (out.length === 0) out = NONE;
   s.conjuncts = out;
   return out;
 }
 
 const NONE: never[] = [];
-const HAS_DISJUNCTION = ["anyOf", "oneOf", "if"];
+const REF_KEYWORDS = ["$ref", "$dynamicRef", "$recursiveRef"];
+const CONJUNCT_KEYWORDS = ["allOf", ...REF_KEYWORDS];
+const DISJUNCT_KEYWORDS = ["anyOf", "oneOf", "if"];
+
+function hasAny(raw: JsonSchemaObject, keys: readonly string[]): boolean {
+  for (const k of keys) if (Object.hasOwn(raw, k)) return true;
+  return false;
+}
 
 /** anyOf, oneOf and if's then/else of one schema object (memoized). */
 export function disjunctionsOf(s: SchNode): readonly Disj[] {
   if (s.disjunctions !== undefined) return s.disjunctions;
-  if (!HAS_DISJUNCTION.some((k) => Object.hasOwn(s.raw, k))) {
+  if (!hasAny(s.raw, DISJUNCT_KEYWORDS)) {
     s.disjunctions = NONE;
     return NONE;
   }

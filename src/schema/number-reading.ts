@@ -66,16 +66,16 @@ function fromMask(m: number): Reading {
 
 /**
  * The reading of one schema object's own keywords (`type`, `const`, `enum`,
- * `multipleOf`), conjoined; unknown when it has none of them. `type` lists are
- * a disjunction of their names, so `["integer","number"]` is ambiguous (number
- * for a non-whole value).
+ * `multipleOf`), conjoined; "drop" (contributes nothing) when it has none of
+ * them. `type` lists are a disjunction of their names, so
+ * `["integer","number"]` is ambiguous (number for a non-whole value).
  */
 export function ownReading(
   schema: JsonSchemaObject,
   types: readonly string[] | undefined,
   whole: boolean,
 ): Reading {
-  let r: Reading = R_UNKNOWN;
+  let r: Reading = R_DROP;
   if (types !== undefined) {
     const int = types.includes("integer");
     const num = types.includes("number");

@@ -17,7 +17,6 @@ export interface RefTarget {
 
 /** Resources, anchors and base URIs of one document, found by walking it once. */
 export interface SchemaIndex {
-  readonly rootBase: string;
   /** Base URI (no fragment) → resource root. */
   readonly resources: ReadonlyMap<string, RefTarget>;
   /** "base#name" → schema with that `$anchor`, `$dynamicAnchor` or draft-07 `$id: "#name"`. */
@@ -126,7 +125,7 @@ export function buildIndex(root: JsonSchemaObject, base: string): SchemaIndex {
       if (isRecord(v)) for (const key of Object.keys(v)) add(v[key], b);
     }
   }
-  return { rootBase: base, resources, anchors, dynamicAnchors, baseOf };
+  return { resources, anchors, dynamicAnchors, baseOf };
 }
 
 function setOnce(
@@ -147,16 +146,40 @@ function decodeFragment(hash: string): string | undefined {
   }
 }
 
+/** The document's index, built on first need. */
+export type IndexSource = () => SchemaIndex;
+
 /** Resolves a `$ref` against `base`: a resource, a JSON Pointer into one, or an anchor. */
-export function resolveRef(index: SchemaIndex, ref: string, base: string): RefTarget | undefined {
+export function resolveRef(
+  root: RefTarget,
+  index: IndexSource,
+  ref: string,
+  base: string,
+): RefTarget | undefined {
+  // Fast path, without URL parsing or the index: "#" or "#/..." against the root's base.
+  if (ref[0] === "#" && base === root.base && (ref.length === 1 || ref[1] === "/")) {
+    const frag = decodeFragment(ref);
+    if (frag === undefined) return undefined;
+    return frag === "" ? root : walkPointer(root, frag, undefined);
+  }
   const u = parseUrl(ref, base);
   if (u === undefined) return undefined;
-  const resource = index.resources.get(stripFragment(u.href));
+  const idx = index();
+  const resource = idx.resources.get(stripFragment(u.href));
   if (resource === undefined) return undefined;
   const frag = decodeFragment(u.hash);
   if (frag === undefined) return undefined;
   if (frag === "") return resource;
-  if (frag[0] !== "/") return index.anchors.get(`${resource.base}#${frag}`);
+  if (frag[0] !== "/") return idx.anchors.get(`${resource.base}#${frag}`);
+  return walkPointer(resource, frag, idx);
+}
+
+/** Follows a JSON Pointer from a resource; the base URI follows any `$id` met on the way. */
+function walkPointer(
+  resource: RefTarget,
+  frag: string,
+  index: SchemaIndex | undefined,
+): RefTarget | undefined {
   const tokens = parsePointer(frag);
   if (tokens === undefined) return undefined;
   let cur: unknown = resource.raw;
@@ -170,7 +193,7 @@ export function resolveRef(index: SchemaIndex, ref: string, base: string): RefTa
     } else {
       return undefined;
     }
-    if (isRecord(cur)) curBase = index.baseOf.get(cur) ?? ownBase(cur, curBase);
+    if (isRecord(cur)) curBase = index?.baseOf.get(cur) ?? ownBase(cur, curBase);
   }
   return isSchema(cur) ? { raw: cur, base: curBase } : undefined;
 }
@@ -182,27 +205,28 @@ export function resolveRef(index: SchemaIndex, ref: string, base: string): RefTa
  * anchor, else the statically resolved target.
  */
 export function resolveDynamicRef(
-  index: SchemaIndex,
+  root: RefTarget,
+  index: IndexSource,
   ref: string,
   base: string,
 ): RefTarget | undefined {
-  const t = resolveRef(index, ref, base);
+  const t = resolveRef(root, index, ref, base);
   if (t === undefined || !isRecord(t.raw)) return t;
   const hash = ref.indexOf("#");
   const name = hash < 0 ? "" : decodeFragment(ref.slice(hash));
   if (name === undefined || name === "" || name[0] === "/") return t;
   if (kw(t.raw, "$dynamicAnchor") !== name) return t;
-  return index.dynamicAnchors.get(`${index.rootBase}#${name}`) ?? t;
+  return index().dynamicAnchors.get(`${root.base}#${name}`) ?? t;
 }
 
 /** `$recursiveRef` (2019-09): like `$ref`, but goes to the root when both target and root set `$recursiveAnchor: true`. */
 export function resolveRecursiveRef(
-  index: SchemaIndex,
+  root: RefTarget,
+  index: IndexSource,
   ref: string,
   base: string,
 ): RefTarget | undefined {
-  const t = resolveRef(index, ref, base);
+  const t = resolveRef(root, index, ref, base);
   if (t === undefined || !isRecord(t.raw) || kw(t.raw, "$recursiveAnchor") !== true) return t;
-  const root = index.resources.get(index.rootBase)!;
   return isRecord(root.raw) && kw(root.raw, "$recursiveAnchor") === true ? root : t;
 }

@@ -11,10 +11,12 @@ import {
   type Pred,
   ValuePredOp,
 } from "./branch-filter.js";
-import { ArrayChildOp, ObjectChildOp, type View } from "./children.js";
+import { ArrayChildOp, CUT_NODE, ObjectChildOp, type View } from "./children.js";
 import {
   arrayKeywordsOf,
+  conjunctsOf,
   type Disj,
+  disjunctionsOf,
   expansion,
   K_COMPLEX,
   K_FALSE,
@@ -22,6 +24,7 @@ import {
   MAX_CHILD_MEMO,
   NodeBase,
   objectKeywordsOf,
+  SchNode,
   TOO_COMPLEX_NODE,
   typesOf,
   UNKNOWN_NODE_IMPL,
@@ -47,12 +50,14 @@ import type {
 } from "./types.js";
 import {
   DROPPED,
+  FAILED,
   isWorkExceeded,
   type Memo,
   NOTE_COMPLEX,
   NOTE_UNRESOLVED,
   Op,
   run,
+  sharedMemo,
   Work,
 } from "./work.js";
 
@@ -73,8 +78,19 @@ class ReadOp extends Op<NodeBase, Reading> {
     return this.whole ? n.readWhole : n.readFraction;
   }
   set(n: NodeBase, m: Memo<Reading>): void {
-    if (this.whole) n.readWhole = m;
-    else n.readFraction = m;
+    const shared = m === FAILED ? m : sharedMemo(m.value, m.notes);
+    if (this.whole) n.readWhole = shared;
+    else n.readFraction = shared;
+  }
+  /** The reading of a leaf branch, memoized like any other. */
+  leaf(n: SchNode, work: Work): Reading {
+    const m = this.get(n);
+    if (m !== undefined && m !== FAILED) return m.value;
+    work.charge();
+    const r = ownReading(n.raw, typesOf(n), this.whole);
+    const v = r === R_DROP ? R_UNKNOWN : r;
+    this.set(n, sharedMemo(v, 0));
+    return v;
   }
   compute(n: NodeBase, work: Work): Reading {
     if (n.kind === K_UNKNOWN) return R_UNKNOWN;
@@ -88,16 +104,26 @@ class ReadOp extends Op<NodeBase, Reading> {
     let r: Reading = exp.hasFalse ? R_NONE : R_DROP;
     if ((exp.notes & NOTE_UNRESOLVED) !== 0) r = conj(r, R_UNKNOWN);
     for (const s of exp.owns) r = conj(r, ownReading(s.raw, typesOf(s), this.whole));
+    let cut = false;
     for (const d of exp.disjs) {
       let mask = 0;
       for (const b of d.branches) {
-        const x = run(work, this, b);
+        const x = isLeaf(b) ? this.leaf(b, work) : run(work, this, b);
         if (x !== DROPPED) mask |= readingBit(x);
       }
-      r = conj(r, disjunction(mask, this.whole));
+      const x = disjunction(mask, this.whole);
+      if (x === R_DROP) cut = true;
+      r = conj(r, x);
     }
-    return r;
+    // Nothing said about numbers: unknown, unless all that was there is a cut
+    // recursion, which contributes nothing.
+    return r === R_DROP && !cut ? R_UNKNOWN : r;
   }
+}
+
+/** A schema object without in-place applicators: its reading is its own keywords' (no recursion possible). */
+function isLeaf(n: NodeBase): n is SchNode {
+  return n instanceof SchNode && conjunctsOf(n).length === 0 && disjunctionsOf(n).length === 0;
 }
 
 function topReading(node: NodeBase, whole: boolean): Memo<Reading> {
@@ -169,7 +195,7 @@ function objectChild(node: NodeBase, key: string, view: View | null): NodeBase {
       new ObjectChildOp(doc, key, view, new ObjectPredOp(new ValuePredOp())),
       node,
     );
-    return r === DROPPED ? UNKNOWN_NODE_IMPL : r;
+    return r === DROPPED || r === CUT_NODE ? UNKNOWN_NODE_IMPL : r;
   } catch (e) {
     if (!isWorkExceeded(e)) throw e;
     if (view === null) {
@@ -322,7 +348,7 @@ function arrayChild(node: NodeBase, index: number): NodeBase {
   const work = new Work();
   try {
     const r = run(work, new ArrayChildOp(doc, index, new ArrayOkOp()), node);
-    return r === DROPPED ? UNKNOWN_NODE_IMPL : r;
+    return r === DROPPED || r === CUT_NODE ? UNKNOWN_NODE_IMPL : r;
   } catch (e) {
     if (!isWorkExceeded(e)) throw e;
     node.items ??= new Map();

@@ -60,6 +60,16 @@ export interface Memo<T> {
   readonly notes: number;
 }
 
+/** A frozen memo per (small integer value, notes): memoizing readings allocates nothing. */
+const SHARED_MEMOS: readonly (readonly Memo<number>[])[] = Array.from({ length: 8 }, (_, value) =>
+  Array.from({ length: 4 }, (_, notes) => Object.freeze({ value, notes })),
+);
+
+/** The shared memo of a small integer result (0–7) and its note bits. */
+export function sharedMemo<T extends number>(value: T, notes: number): Memo<T> {
+  return SHARED_MEMOS[value]![notes] as Memo<T>;
+}
+
 /** The memo of a node whose computation ran out of budget. */
 export const FAILED: Memo<never> = Object.freeze({
   value: undefined as never,

@@ -4,14 +4,14 @@
 // Browser-safe: no Node APIs here.
 
 import { create, fromBinary, fromJson, type JsonObject, toBinary } from "@bufbuild/protobuf";
-import { StructSchema } from "@bufbuild/protobuf/wkt";
 import { base64Decode } from "@bufbuild/protobuf/wire";
+import { StructSchema } from "@bufbuild/protobuf/wkt";
 import {
   CallMCPToolSchema,
   type Diagnostic,
+  isStructJsonError,
   type JsonSchema,
   MCPToolResultSchema,
-  isStructJsonError,
   structToJson,
   toolCallArgumentsJson,
   toolResultJson,
@@ -120,6 +120,8 @@ export function runDecoderVector(v: DecoderVector): VectorOutcome {
 }
 
 /** Runs every vector of a file, in order. */
-export function runDecoderVectors(file: DecoderVectorFile): { name: string; outcome: VectorOutcome }[] {
+export function runDecoderVectors(
+  file: DecoderVectorFile,
+): { name: string; outcome: VectorOutcome }[] {
   return file.vectors.map((v) => ({ name: v.name, outcome: runDecoderVector(v) }));
 }

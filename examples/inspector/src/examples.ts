@@ -35,11 +35,18 @@ function toolJson(name: string): string {
 }
 
 function actionBase64(actionId: string, call: CallMCPTool): string {
-  const action = create(ClientActionSchema, { actionId, action: { case: "callMcpTool", value: call } });
+  const action = create(ClientActionSchema, {
+    actionId,
+    action: { case: "callMcpTool", value: call },
+  });
   return base64Encode(toBinary(ClientActionSchema, action));
 }
 
-function callFromModel(name: string, argumentsJson: string, rawArgsJson: "always" | "never"): CallMCPTool {
+function callFromModel(
+  name: string,
+  argumentsJson: string,
+  rawArgsJson: "always" | "never",
+): CallMCPTool {
   return toolCallFromJson({ name, serverId: "strict-demo", argumentsJson }, { rawArgsJson });
 }
 
@@ -51,7 +58,8 @@ export const EXAMPLES: readonly InspectorExample[] = [
   {
     id: "ticket-raw",
     title: "create_ticket: ids above 2^53, whole float in a float field (binary, raw_args_json)",
-    message: () => actionBase64("call_Xe1Jw6uN3r", callFromModel("create_ticket", TICKET, "always")),
+    message: () =>
+      actionBase64("call_Xe1Jw6uN3r", callFromModel("create_ticket", TICKET, "always")),
     schema: TOOLS,
   },
   {

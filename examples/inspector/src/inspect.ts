@@ -8,13 +8,14 @@ import {
   CallMCPToolSchema,
   type Diagnostic,
   type DiagnosticCode,
+  inspectNumbers,
   isStructJsonError,
   MCPToolResultSchema,
+  type NumberInspection,
   type StructJsonErrorCode,
   toolCallArgumentsJson,
   toolResultJson,
 } from "../../../src/index.js";
-import { inspectNumbers, type NumberInspection } from "../../../src/to-json.js";
 import { numberTokens } from "./json-numbers.js";
 import { type MessageKind, type ReadMessage, readMessage } from "./read-message.js";
 import { pickSchema, readSchemaInput } from "./schema-input.js";
@@ -87,7 +88,9 @@ export interface InspectReport {
   /** The decoded arguments (or structured content) exactly as the bridge returns them. */
   readonly output: string | undefined;
   /** The error, when decoding was refused. */
-  readonly error: { readonly code: StructJsonErrorCode; readonly path: string; readonly message: string } | undefined;
+  readonly error:
+    | { readonly code: StructJsonErrorCode; readonly path: string; readonly message: string }
+    | undefined;
   /** The diagnostics of the decode, in the order reported. */
   readonly diagnostics: readonly Diagnostic[];
   /** The numbers of the output (or, after an error, of the Struct). */
@@ -130,7 +133,10 @@ function plainJson(msg: ReadMessage): { text: string; value: JsonObject | undefi
     const value = (json ?? {}) as JsonObject;
     return { text: JSON.stringify(value), value };
   } catch (e) {
-    return { text: `toJson fails: ${e instanceof Error ? e.message : String(e)}`, value: undefined };
+    return {
+      text: `toJson fails: ${e instanceof Error ? e.message : String(e)}`,
+      value: undefined,
+    };
   }
 }
 
@@ -188,7 +194,8 @@ export function inspectMessage(
   const byPath = new Map(inspected.map((n) => [n.path, n]));
   const plain = plainJson(msg);
   const plainTexts = new Map<string, string>();
-  for (const t of numberTokens(plain.text)) plainTexts.set(t.path, plain.text.slice(t.start, t.end));
+  for (const t of numberTokens(plain.text))
+    plainTexts.set(t.path, plain.text.slice(t.start, t.end));
 
   const callCodes = (path: string) => diagnostics.filter((d) => d.path === path).map((d) => d.code);
   const rows: NumberRow[] = [];
@@ -227,4 +234,3 @@ export function inspectMessage(
     plainToJson: plain.text,
   };
 }
-

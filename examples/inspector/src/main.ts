@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+// (The root tsconfig is Node-only; this page module needs the DOM types.)
 // Wires the page: inputs → inspectMessage → render, and the live stream panel.
 
 import { base64Encode } from "@bufbuild/protobuf/wire";
@@ -156,7 +158,8 @@ function liveCard(base64: string, fallbackId: string): HTMLLIElement {
       ),
       el("pre", { class: "live-output" }, report.output === undefined ? "" : bridgeOutput(report)),
     );
-    if (report.error !== undefined) li.append(el("p", { class: "live-error" }, report.error.message));
+    if (report.error !== undefined)
+      li.append(el("p", { class: "live-error" }, report.error.message));
   } catch (e) {
     li.dataset.actionId = fallbackId;
     li.append(el("p", { class: "live-error" }, String(e)));
@@ -209,7 +212,8 @@ function init(): void {
       update();
     });
   }
-  for (const select of [ui.kind, ui.rawJson, ui.wholeFloats]) select.addEventListener("change", update);
+  for (const select of [ui.kind, ui.rawJson, ui.wholeFloats])
+    select.addEventListener("change", update);
   ui.file.addEventListener("change", () => {
     const f = ui.file.files?.[0];
     if (f !== undefined) void loadFile(f);

@@ -2,7 +2,13 @@
 // ClientAction, CallMCPTool or MCPToolResult. The type is detected only where
 // exactly one of the three accepts the input; otherwise the user picks it.
 
-import { type DescMessage, fromBinary, fromJsonString, type Message, toBinary } from "@bufbuild/protobuf";
+import {
+  type DescMessage,
+  fromBinary,
+  fromJsonString,
+  type Message,
+  toBinary,
+} from "@bufbuild/protobuf";
 import { base64Decode } from "@bufbuild/protobuf/wire";
 import {
   type CallMCPTool,
@@ -55,7 +61,12 @@ export function detectFormat(text: string): MessageFormat {
   return text.trimStart().startsWith("{") ? "protojson" : "binary";
 }
 
-function parseAs(kind: MessageKind, format: MessageFormat, text: string, bytes: Uint8Array): Message {
+function parseAs(
+  kind: MessageKind,
+  format: MessageFormat,
+  text: string,
+  bytes: Uint8Array,
+): Message {
   const schema = SCHEMAS[kind];
   return format === "protojson" ? fromJsonString(schema, text) : fromBinary(schema, bytes);
 }
@@ -66,7 +77,11 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 function idsLookPlausible(kind: MessageKind, msg: Message): boolean {
   const m = msg as unknown as Record<string, unknown>;
   const call = kind === "ClientAction" ? (m.action as { value?: unknown }).value : m;
-  const ids = [m.actionId, (call as Partial<CallMCPTool> | undefined)?.serverId, (call as Partial<CallMCPTool> | undefined)?.name];
+  const ids = [
+    m.actionId,
+    (call as Partial<CallMCPTool> | undefined)?.serverId,
+    (call as Partial<CallMCPTool> | undefined)?.name,
+  ];
   return ids.every((s) => typeof s !== "string" || !CONTROL.test(s));
 }
 
@@ -122,11 +137,16 @@ export function readMessage(text: string, kind: MessageKind | "auto"): ReadMessa
     }
   }
   if (accepted.length === 0) {
-    throw new InputError(`cannot read the ${format} input as ${candidates.join(" or ")}: ${failures.join("; ")}`);
+    throw new InputError(
+      `cannot read the ${format} input as ${candidates.join(" or ")}: ${failures.join("; ")}`,
+    );
   }
-  if (kind === "auto" && format === "binary" && accepted.length > 1) accepted = pickBinary(accepted, bytes);
+  if (kind === "auto" && format === "binary" && accepted.length > 1)
+    accepted = pickBinary(accepted, bytes);
   if (accepted.length === 0) {
-    throw new InputError("the bytes decode only with control characters in ids: choose the message type");
+    throw new InputError(
+      "the bytes decode only with control characters in ids: choose the message type",
+    );
   }
   if (accepted.length > 1) {
     throw new InputError(

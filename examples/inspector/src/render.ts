@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+// (The root tsconfig is Node-only; this page module needs the DOM types.)
 // Draws an InspectReport into the page. Every piece of input reaches the DOM
 // as text nodes (never as HTML): messages and schemas are hostile input.
 
@@ -22,8 +24,10 @@ export const MARK_HELP: Readonly<Record<NumberMark, string>> = {
   number: "the schema says number: a whole value keeps its decimal point",
   ambiguous: "the schema allows integer and number: written as an integer literal",
   unknown: "the schema does not describe this position: JavaScript's shortest form",
-  "precision lost": "an integer above 2^53 that the float64 could not hold; only raw JSON text keeps it",
-  "written-as-float": "the raw text writes a whole number with a fraction or exponent where the schema says integer",
+  "precision lost":
+    "an integer above 2^53 that the float64 could not hold; only raw JSON text keeps it",
+  "written-as-float":
+    "the raw text writes a whole number with a fraction or exponent where the schema says integer",
   "not an integer": "the schema says integer but the value has a fraction: written unchanged",
 };
 
@@ -47,7 +51,11 @@ export function markedJson(
     if (t.start > at) out.append(text.slice(at, t.start));
     const token = text.slice(t.start, t.end);
     const m = markOf(t.path, token);
-    const span = el("span", { class: `num ${m.className ?? ""}`.trim(), "data-path": t.path }, token);
+    const span = el(
+      "span",
+      { class: `num ${m.className ?? ""}`.trim(), "data-path": t.path },
+      token,
+    );
     if (m.mark !== undefined) span.dataset.mark = m.mark;
     if (m.title !== undefined) span.title = m.title;
     out.append(span);
@@ -127,6 +135,11 @@ export function rawStatusText(report: InspectReport): string {
 /** The legend of number marks. */
 export function legendItems(): HTMLLIElement[] {
   return (Object.keys(MARK_HELP) as NumberMark[]).map((m) =>
-    el("li", { title: MARK_HELP[m] }, el("span", { class: "num plain", "data-mark": m }, "0"), ` ${m}`),
+    el(
+      "li",
+      { title: MARK_HELP[m] },
+      el("span", { class: "num plain", "data-mark": m }, "0"),
+      ` ${m}`,
+    ),
   );
 }

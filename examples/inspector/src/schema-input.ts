@@ -50,7 +50,9 @@ export function readSchemaInput(text: string): SchemaInput {
   }
   if (isTool(v)) return { kind: "tools", tools: [v] };
   if (typeof v === "boolean" || isObject(v)) return { kind: "schema", schema: v as JsonSchema };
-  throw new InputError("the schema must be a JSON Schema (object or boolean), a tool, or a tools/list result");
+  throw new InputError(
+    "the schema must be a JSON Schema (object or boolean), a tool, or a tools/list result",
+  );
 }
 
 /**
@@ -74,7 +76,8 @@ export function pickSchema(input: SchemaInput, toolName: string | undefined): Pi
       : { schema: only.outputSchema, source: `outputSchema of tool ${only.name}` };
   }
   const tool = input.tools.find((t) => t.name === toolName);
-  if (tool === undefined) return { schema: undefined, source: `no schema (no tool named ${toolName})` };
+  if (tool === undefined)
+    return { schema: undefined, source: `no schema (no tool named ${toolName})` };
   return tool.inputSchema === undefined
     ? { schema: undefined, source: `no schema (tool ${toolName} has no inputSchema)` }
     : { schema: tool.inputSchema, source: `inputSchema of tool ${toolName}` };

@@ -1,0 +1,92 @@
+// JSON text → Struct, losslessly checked: the server side of the bridge.
+
+import type { JsonObject } from "@bufbuild/protobuf";
+import type { Struct } from "@bufbuild/protobuf/wkt";
+import { type DiagnosticHandler, ignoreDiagnostics } from "./diagnostics.js";
+import { StructJsonError } from "./errors.js";
+import { pointerFrom } from "./json-pointer.js";
+import { type ParseListener, type ParseTarget, parseJsonObjectText } from "./parse-json.js";
+
+/**
+ * The default nesting limit of {@link structFromJson}: the deepest JSON that
+ * protobuf-es, with its default `fromBinary` recursion limit (100 message
+ * levels; each JSON level is a Struct and a Value), still decodes when the
+ * Struct travels inside `CallMCPTool` inside `ClientAction` (measured in
+ * test/from-json.test.ts). Whatever the encoder accepts, every receiver decodes.
+ */
+export const DEFAULT_STRUCT_DEPTH = 49;
+
+/** Options of {@link structFromJson}; pass a `Partial` of it, the rest comes from {@link structFromJsonDefaults}. */
+export interface StructFromJsonOptions {
+  /**
+   * Deepest nesting of objects and arrays accepted, the top-level object being
+   * level 1; deeper throws `recursion-limit`. Default 49 (see {@link DEFAULT_STRUCT_DEPTH}).
+   */
+  recursionLimit: number;
+  /** Receives each diagnostic (`precision-lost` with its path). Default: ignored. */
+  onDiagnostic: DiagnosticHandler;
+}
+
+/** The frozen defaults of {@link StructFromJsonOptions}. */
+export const structFromJsonDefaults: Readonly<StructFromJsonOptions> = Object.freeze({
+  recursionLimit: DEFAULT_STRUCT_DEPTH,
+  onDiagnostic: ignoreDiagnostics,
+});
+
+/**
+ * Parses a JSON object text into a `google.protobuf.Struct`, seeing every
+ * number's text: reports `precision-lost` where the float64 cannot carry the
+ * number written, and throws StructJsonError for duplicate keys, lone
+ * surrogates, numbers beyond float64, syntax errors, non-objects and depth.
+ */
+export function structFromJson(json: string, options?: Partial<StructFromJsonOptions>): Struct {
+  return parseArguments(json, "struct", options).value as Struct;
+}
+
+/** Parse result plus whether any number lost precision (for `rawArgsJson: "when-lossy"`). */
+export interface ParsedArguments<T> {
+  /** The Struct message or its JsonObject form. */
+  readonly value: T;
+  /** True when some number's float64 does not carry what was written. */
+  readonly lossy: boolean;
+}
+
+/** structFromJson for either target; the JsonObject form is what protobuf-es stores in Struct fields. */
+export function parseArguments<T extends ParseTarget>(
+  json: string,
+  target: T,
+  options: Partial<StructFromJsonOptions> | undefined,
+): ParsedArguments<T extends "struct" ? Struct : JsonObject> {
+  const opts = resolveFromJsonOptions(options);
+  let lossy = false;
+  const onDiagnostic = opts.onDiagnostic;
+  const listener: ParseListener = {
+    precisionLost(tokens) {
+      lossy = true;
+      if (onDiagnostic !== ignoreDiagnostics)
+        onDiagnostic({ code: "precision-lost", path: pointerFrom(tokens) });
+    },
+  };
+  const value = parseJsonObjectText(json, target, opts.recursionLimit, listener);
+  return { value, lossy };
+}
+
+/** Merges options over the defaults and checks them. */
+export function resolveFromJsonOptions(
+  options: Partial<StructFromJsonOptions> | undefined,
+): StructFromJsonOptions {
+  const o: StructFromJsonOptions = { ...structFromJsonDefaults };
+  if (options?.recursionLimit !== undefined) o.recursionLimit = options.recursionLimit;
+  if (options?.onDiagnostic !== undefined) o.onDiagnostic = options.onDiagnostic;
+  if (!Number.isSafeInteger(o.recursionLimit) || o.recursionLimit < 1) {
+    throw new StructJsonError(
+      "option-invalid",
+      "",
+      "option recursionLimit must be a positive integer",
+    );
+  }
+  if (typeof o.onDiagnostic !== "function") {
+    throw new StructJsonError("option-invalid", "", "option onDiagnostic must be a function");
+  }
+  return o;
+}

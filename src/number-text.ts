@@ -1,0 +1,52 @@
+// Questions about a JSON number's text that its float64 cannot answer.
+
+/** A decimal as sign, significant digits (no leading or trailing zeros) and the exponent of the last digit. */
+interface Decimal {
+  negative: boolean;
+  digits: string;
+  exponent: number;
+}
+
+function decimal(text: string): Decimal {
+  let i = 0;
+  const negative = text.charCodeAt(0) === 45;
+  if (negative) i = 1;
+  const e = text.search(/[eE]/);
+  const mantissa = text.slice(i, e === -1 ? text.length : e);
+  let exponent = e === -1 ? 0 : Number(text.slice(e + 1));
+  const dot = mantissa.indexOf(".");
+  let digits = mantissa;
+  if (dot !== -1) {
+    digits = mantissa.slice(0, dot) + mantissa.slice(dot + 1);
+    exponent -= mantissa.length - dot - 1;
+  }
+  digits = digits.replace(/^0+/, "");
+  const trimmed = digits.replace(/0+$/, "");
+  exponent += digits.length - trimmed.length;
+  return { negative, digits: trimmed, exponent };
+}
+
+/**
+ * True when the float64 `value` parsed from `text` cannot give back the number
+ * written: neither its shortest form nor (for whole values) its exact integer
+ * denotes what `text` does (9007199254740993, 0.30000000000000000001, 1e-400).
+ * `5.0` vs `5`, `1.10` vs `1.1`, `-0` vs `0` and `0.1` are not losses.
+ */
+export function numberTextLosesPrecision(text: string, value: number): boolean {
+  const written = decimal(text);
+  if (sameDecimal(written, decimal(String(value)))) return false;
+  // A whole float64 is also exactly its integer (2**60 is 1152921504606846976,
+  // though its shortest form is 1152921504606847000): the decoder writes those digits.
+  return !(Number.isInteger(value) && sameDecimal(written, decimal(BigInt(value).toString())));
+}
+
+function sameDecimal(a: Decimal, b: Decimal): boolean {
+  if (a.digits === "" || b.digits === "") return a.digits === b.digits;
+  return a.negative === b.negative && a.digits === b.digits && a.exponent === b.exponent;
+}
+
+/** True when `text` denotes a whole number (`5.0`, `5e0`, `1.5e1`, `120000.0`), exactly. */
+export function numberTextIsWhole(text: string): boolean {
+  const d = decimal(text);
+  return d.digits === "" || d.exponent >= 0;
+}

@@ -1,0 +1,43 @@
+// What the schema reader may ask of an object value while choosing among
+// anyOf/oneOf branches, for both forms a Struct takes in protobuf-es.
+
+import type { JsonObject } from "@bufbuild/protobuf";
+import type { Value } from "@bufbuild/protobuf/wkt";
+import type { ObjectProbe } from "./schema/index.js";
+
+/** Probes a Struct message's fields. */
+export class MessageProbe implements ObjectProbe {
+  constructor(private readonly fields: Record<string, Value>) {}
+  has(key: string): boolean {
+    return Object.hasOwn(this.fields, key);
+  }
+  primitive(key: string): string | number | boolean | null | undefined {
+    if (!Object.hasOwn(this.fields, key)) return undefined;
+    const kind = this.fields[key]?.kind;
+    switch (kind?.case) {
+      case "stringValue":
+      case "numberValue":
+      case "boolValue":
+        return kind.value;
+      case "nullValue":
+        return null;
+      default:
+        return undefined;
+    }
+  }
+}
+
+/** Probes the JsonObject form (protobuf-es's Struct fields, parsed raw text). */
+export class PlainProbe implements ObjectProbe {
+  constructor(private readonly object: JsonObject) {}
+  has(key: string): boolean {
+    return Object.hasOwn(this.object, key);
+  }
+  primitive(key: string): string | number | boolean | null | undefined {
+    if (!Object.hasOwn(this.object, key)) return undefined;
+    const v = this.object[key];
+    return typeof v === "object" && v !== null
+      ? undefined
+      : (v as string | number | boolean | null);
+  }
+}

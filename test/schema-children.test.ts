@@ -1,0 +1,266 @@
+// Members and elements: properties (own keys only), patternProperties,
+// additionalProperties, unevaluatedProperties; prefixItems, items,
+// additionalItems, unevaluatedItems; at any depth.
+import { describe, expect, test } from "vitest";
+import { walkJson } from "./schema-walk.js";
+
+type Row = [name: string, schema: string, args: string, readings: Record<string, string>];
+
+const objectRows: Row[] = [
+  [
+    "properties, nested objects",
+    '{"type":"object","properties":{"a":{"type":"object","properties":{"b":{"type":"object","properties":{"c":{"type":"integer"}}}}}}}',
+    '{"a":{"b":{"c":1,"d":2}}}',
+    { "/a/b/c": "integer", "/a/b/d": "unknown" },
+  ],
+  [
+    "own keys only: __proto__, constructor, toString are ordinary names",
+    '{"properties":{"__proto__":{"type":"integer"},"constructor":{"type":"number"}},"additionalProperties":{"type":"integer"}}',
+    '{"__proto__":1,"constructor":2,"toString":3,"hasOwnProperty":4}',
+    {
+      "/__proto__": "integer",
+      "/constructor": "number",
+      "/toString": "integer",
+      "/hasOwnProperty": "integer",
+    },
+  ],
+  [
+    "a key absent from properties is not found on Object.prototype",
+    '{"properties":{"a":{"type":"integer"}}}',
+    '{"constructor":1,"toString":2,"__proto__":3,"valueOf":4}',
+    {
+      "/constructor": "unknown",
+      "/toString": "unknown",
+      "/__proto__": "unknown",
+      "/valueOf": "unknown",
+    },
+  ],
+  [
+    "keys with / and ~ are escaped in pointers",
+    '{"properties":{"a/b":{"type":"integer"},"c~d":{"type":"number"}}}',
+    '{"a/b":1,"c~d":2}',
+    { "/a~1b": "integer", "/c~0d": "number" },
+  ],
+  [
+    "patternProperties: every matching pattern applies",
+    '{"patternProperties":{"^n_":{"type":"number"},"_i$":{"multipleOf":1}},"additionalProperties":{"type":"string"}}',
+    '{"n_i":1,"n_x":2,"a_i":3,"zz":4}',
+    { "/n_i": "integer", "/n_x": "number", "/a_i": "integer", "/zz": "unknown" },
+  ],
+  [
+    "properties and a matching pattern both apply",
+    '{"properties":{"n_a":{"type":"number"}},"patternProperties":{"^n_":{"type":"integer"}}}',
+    '{"n_a":1}',
+    { "/n_a": "integer" },
+  ],
+  [
+    "additionalProperties only for keys not in properties or patterns",
+    '{"properties":{"a":{"type":"number"}},"patternProperties":{"^x":{}},"additionalProperties":{"type":"integer"}}',
+    '{"a":1,"xy":2,"b":3}',
+    { "/a": "number", "/xy": "unknown", "/b": "integer" },
+  ],
+  [
+    "additionalProperties false: unknown",
+    '{"properties":{"a":{"type":"integer"}},"additionalProperties":false}',
+    '{"a":1,"b":2}',
+    { "/a": "integer", "/b": "unknown" },
+  ],
+  [
+    "a map (Pydantic dict[str, float])",
+    '{"type":"object","additionalProperties":{"type":"number"}}',
+    '{"x":1,"y":2.5}',
+    { "/x": "number", "/y": "number" },
+  ],
+  [
+    "unevaluatedProperties after allOf/$ref evaluated keys",
+    '{"allOf":[{"$ref":"#/$defs/Base"}],"properties":{"extra":{"type":"number"}},"unevaluatedProperties":{"type":"integer"},"$defs":{"Base":{"properties":{"id":{"type":"number"}}}}}',
+    '{"id":1,"extra":2,"other":3}',
+    { "/id": "number", "/extra": "number", "/other": "integer" },
+  ],
+  [
+    "unevaluatedProperties false beside a $ref that evaluates the key",
+    '{"$ref":"#/$defs/Base","unevaluatedProperties":false,"$defs":{"Base":{"properties":{"id":{"type":"integer"}}}}}',
+    '{"id":1,"x":2}',
+    { "/id": "integer", "/x": "unknown" },
+  ],
+  [
+    "unevaluatedProperties and a kept anyOf branch",
+    '{"anyOf":[{"required":["a"],"properties":{"a":{"type":"number"}}},{"required":["b"],"properties":{"b":{"type":"number"}}}],"unevaluatedProperties":{"type":"integer"}}',
+    '{"a":1,"b":2}',
+    { "/a": "number", "/b": "number" },
+  ],
+  [
+    "unevaluatedProperties: a set-aside branch does not evaluate",
+    '{"anyOf":[{"required":["a"],"properties":{"a":{"type":"number"},"b":{"type":"number"}}},{"required":["c"]}],"unevaluatedProperties":{"type":"integer"}}',
+    '{"c":1,"b":2}',
+    { "/c": "integer", "/b": "integer" },
+  ],
+  [
+    "member of a conjunction: conjunction of members",
+    '{"allOf":[{"properties":{"a":{"type":"number"}}},{"properties":{"a":{"multipleOf":1}}}]}',
+    '{"a":1}',
+    { "/a": "integer" },
+  ],
+  [
+    "member of a disjunction: disjunction of the branches' members",
+    '{"anyOf":[{"properties":{"a":{"type":"integer"}}},{"properties":{"a":{"type":"number"}}}]}',
+    '{"a":1}',
+    { "/a": "ambiguous" },
+  ],
+  [
+    "a branch that says nothing of the key contributes unknown",
+    '{"anyOf":[{"properties":{"a":{"type":"integer"}}},{"properties":{"b":{"type":"string"}}}]}',
+    '{"a":1}',
+    { "/a": "ambiguous" },
+  ],
+  [
+    "a branch whose member is false contributes nothing",
+    '{"anyOf":[{"properties":{"a":{"type":"integer"}}},{"properties":{"a":false}}]}',
+    '{"a":1}',
+    { "/a": "integer" },
+  ],
+  [
+    "members of if/then/else",
+    '{"if":{"required":["k"]},"then":{"properties":{"n":{"type":"integer"}}},"else":{"properties":{"n":{"type":"integer"}}}}',
+    '{"n":1}',
+    { "/n": "integer" },
+  ],
+  [
+    "malformed: properties 5, required 'x', patternProperties []",
+    '{"properties":5,"required":"x","patternProperties":[],"additionalProperties":{"type":"integer"}}',
+    '{"a":1}',
+    { "/a": "integer" },
+  ],
+  [
+    "malformed: a property whose schema is 5 is still a listed key",
+    '{"properties":{"a":5},"additionalProperties":{"type":"integer"}}',
+    '{"a":1,"b":2}',
+    { "/a": "unknown", "/b": "integer" },
+  ],
+];
+
+const arrayRows: Row[] = [
+  [
+    "items schema",
+    '{"type":"array","items":{"type":"integer"}}',
+    "[1,2,3]",
+    { "/0": "integer", "/1": "integer", "/2": "integer" },
+  ],
+  [
+    "prefixItems then items (2020-12)",
+    '{"prefixItems":[{"type":"integer"},{"type":"string"}],"items":{"type":"number"}}',
+    '[1,"a",2,3]',
+    { "/0": "integer", "/2": "number", "/3": "number" },
+  ],
+  [
+    "prefixItems without items",
+    '{"prefixItems":[{"type":"integer"}]}',
+    "[1,2]",
+    { "/0": "integer", "/1": "unknown" },
+  ],
+  [
+    "prefixItems with items false",
+    '{"prefixItems":[{"type":"integer"}],"items":false}',
+    "[1,2]",
+    { "/0": "integer", "/1": "unknown" },
+  ],
+  [
+    "items array + additionalItems (draft-07)",
+    '{"items":[{"type":"integer"},{"type":"number"}],"additionalItems":{"type":"integer"}}',
+    "[1,2,3,4]",
+    { "/0": "integer", "/1": "number", "/2": "integer", "/3": "integer" },
+  ],
+  [
+    "items array without additionalItems",
+    '{"items":[{"type":"integer"}]}',
+    "[1,2]",
+    { "/0": "integer", "/1": "unknown" },
+  ],
+  [
+    "unevaluatedItems after prefixItems",
+    '{"prefixItems":[{"type":"integer"}],"unevaluatedItems":{"type":"number"}}',
+    "[1,2,3]",
+    { "/0": "integer", "/1": "number", "/2": "number" },
+  ],
+  [
+    "unevaluatedItems with an allOf that evaluates more",
+    '{"allOf":[{"prefixItems":[{},{"type":"number"}]}],"prefixItems":[{"type":"integer"}],"unevaluatedItems":{"type":"integer"}}',
+    "[1,2,3]",
+    { "/0": "integer", "/1": "number", "/2": "integer" },
+  ],
+  ["contains is ignored", '{"contains":{"type":"integer"}}', "[1]", { "/0": "unknown" }],
+  [
+    "elements of a disjunction",
+    '{"anyOf":[{"items":{"type":"integer"}},{"items":{"type":"number"}}]}',
+    "[1]",
+    { "/0": "ambiguous" },
+  ],
+  [
+    "tuples of different lengths in a disjunction",
+    '{"anyOf":[{"prefixItems":[{"type":"integer"},{"type":"integer"}],"items":false},{"items":{"type":"integer"}}]}',
+    "[1,2,3,4]",
+    { "/0": "integer", "/1": "integer", "/2": "integer", "/3": "integer" },
+  ],
+  [
+    "arrays in objects in arrays",
+    '{"type":"array","items":{"type":"object","properties":{"xs":{"type":"array","items":{"type":"array","items":{"type":"integer"}}}}}}',
+    '[{"xs":[[1],[2,3]]}]',
+    { "/0/xs/0/0": "integer", "/0/xs/1/0": "integer", "/0/xs/1/1": "integer" },
+  ],
+  [
+    "malformed: items 5, prefixItems {}",
+    '{"items":5,"prefixItems":{},"unevaluatedItems":{"type":"integer"}}',
+    "[1]",
+    { "/0": "integer" },
+  ],
+];
+
+describe("object members", () => {
+  test.each(objectRows)("%s", (_name, schema, args, readings) => {
+    expect(walkJson(schema, args)).toEqual({ readings, notes: [] });
+  });
+});
+
+describe("array elements", () => {
+  test.each(arrayRows)("%s", (_name, schema, args, readings) => {
+    expect(walkJson(schema, args)).toEqual({ readings, notes: [] });
+  });
+});
+
+describe("hostile keys leave Object.prototype alone", () => {
+  test("walking __proto__/constructor keys changes nothing global", () => {
+    const before = Object.getOwnPropertyNames(Object.prototype).sort();
+    const schema =
+      '{"properties":{"__proto__":{"properties":{"polluted":{"type":"integer"}}},"constructor":{"properties":{"prototype":{"type":"integer"}}}},"patternProperties":{"^__":{"type":"integer"}}}';
+    const args = '{"__proto__":{"polluted":1},"constructor":{"prototype":{"x":2}},"__x":3}';
+    expect(walkJson(schema, args)).toEqual({
+      readings: {
+        "/__proto__/polluted": "integer",
+        "/constructor/prototype/x": "unknown",
+        "/__x": "integer",
+      },
+      notes: [],
+    });
+    expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(before);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  test("an inherited keyword on a polluted Object.prototype is not read", () => {
+    const proto = Object.prototype as Record<string, unknown>;
+    Object.defineProperty(proto, "multipleOf", { value: 1, configurable: true, writable: true });
+    Object.defineProperty(proto, "additionalProperties", {
+      value: { type: "integer" },
+      configurable: true,
+      writable: true,
+    });
+    try {
+      expect(walkJson('{"properties":{"a":{"type":"number"}}}', '{"a":1,"b":2}')).toEqual({
+        readings: { "/a": "number", "/b": "unknown" },
+        notes: [],
+      });
+    } finally {
+      delete proto.multipleOf;
+      delete proto.additionalProperties;
+    }
+  });
+});

@@ -1,0 +1,408 @@
+// Hostile and huge schemas: bounded work, no stack overflow, no hang;
+// patternProperties regex policy; compile once; malformed schemas never crash.
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import { isStructJsonError } from "../src/errors.js";
+import type { JsonSchema } from "../src/json-schema.js";
+import {
+  arrayScope,
+  compileSchema,
+  isCompiledSchema,
+  MAX_PATTERN_LENGTH,
+  numberReading,
+  objectScope,
+  rootNode,
+  UNKNOWN_NODE,
+} from "../src/schema/index.js";
+import { compileSafePattern } from "../src/schema/safe-regex.js";
+import { walk, walkJson } from "./schema-walk.js";
+
+/** Generous bound: "milliseconds", with room for a loaded CI machine. */
+const TIME_LIMIT_MS = 1000;
+
+function timed<T>(f: () => T): { result: T; ms: number } {
+  const start = performance.now();
+  const result = f();
+  return { result, ms: performance.now() - start };
+}
+
+function chainDefs(
+  levels: number,
+  level: (i: number) => unknown,
+  last: unknown,
+): Record<string, unknown> {
+  const defs: Record<string, unknown> = {};
+  for (let i = 0; i < levels; i++) defs[`L${i}`] = level(i);
+  defs[`L${levels}`] = last;
+  return defs;
+}
+
+type ExplodeRow = [
+  name: string,
+  schema: () => unknown,
+  args: unknown,
+  readings: Record<string, string>,
+  notes: string[],
+];
+
+const explodeRows: ExplodeRow[] = [
+  [
+    "24 nested two-way anyOfs, both branches $ref the next level",
+    () => ({
+      $defs: chainDefs(
+        24,
+        (i) => ({ anyOf: [{ $ref: `#/$defs/L${i + 1}` }, { $ref: `#/$defs/L${i + 1}` }] }),
+        { type: "integer" },
+      ),
+      properties: { v: { $ref: "#/$defs/L0" }, o: { $ref: "#/$defs/L0" } },
+    }),
+    { v: 5, o: { a: 1 } },
+    { "/v": "integer", "/o/a": "unknown" },
+    [],
+  ],
+  [
+    "24 levels with members that explode too",
+    () => ({
+      $defs: chainDefs(
+        24,
+        (i) => ({
+          anyOf: [{ $ref: `#/$defs/L${i + 1}` }, { allOf: [{ $ref: `#/$defs/L${i + 1}` }] }],
+          properties: { x: { $ref: `#/$defs/L${i + 1}` } },
+        }),
+        { type: "integer" },
+      ),
+      $ref: "#/$defs/L0",
+    }),
+    { x: { x: { x: 1 } } },
+    { "/x/x/x": "integer" },
+    [],
+  ],
+  [
+    "24 levels, each with a branch back to the top (recursive union)",
+    () => ({
+      $defs: chainDefs(
+        24,
+        (i) => ({
+          anyOf: [
+            { $ref: `#/$defs/L${i + 1}` },
+            { $ref: `#/$defs/L${i + 1}` },
+            { $ref: "#/$defs/L0" },
+          ],
+        }),
+        { type: "integer" },
+      ),
+      properties: { v: { $ref: "#/$defs/L0" } },
+    }),
+    { v: 5 },
+    { "/v": "integer" },
+    [],
+  ],
+  [
+    "a 10,000-way anyOf at a number",
+    () => ({
+      properties: {
+        v: { anyOf: Array.from({ length: 10_000 }, (_, i) => ({ type: "integer", minimum: i })) },
+      },
+    }),
+    { v: 5 },
+    { "/v": "integer" },
+    [],
+  ],
+  [
+    "a 10,000-way discriminated anyOf at an object: over budget",
+    () => ({
+      properties: {
+        v: {
+          anyOf: Array.from({ length: 10_000 }, (_, i) => ({
+            properties: { k: { const: `k${i}` }, n: { type: i % 2 ? "integer" : "number" } },
+          })),
+        },
+      },
+    }),
+    { v: { k: "k3", n: 5 } },
+    { "/v/n": "unknown" },
+    ["schema-too-complex at /v"],
+  ],
+  [
+    "30-level nested inline anyOf",
+    () => {
+      let s: unknown = { type: "integer" };
+      for (let i = 0; i < 30; i++) s = { anyOf: [s, { anyOf: [s, { type: "null" }] }] };
+      return { properties: { v: s } };
+    },
+    { v: 5 },
+    { "/v": "integer" },
+    [],
+  ],
+  [
+    "100,000-deep nested anyOf: too deep, no stack overflow",
+    () => {
+      let s: unknown = { type: "integer" };
+      for (let i = 0; i < 100_000; i++) s = { anyOf: [s] };
+      return { properties: { v: s } };
+    },
+    { v: 5 },
+    { "/v": "unknown" },
+    ["schema-too-complex at /v"],
+  ],
+  [
+    "100,000-long allOf chain: over budget",
+    () => {
+      let s: unknown = { type: "integer" };
+      for (let i = 0; i < 100_000; i++) s = { allOf: [s] };
+      return { properties: { v: s } };
+    },
+    { v: 5 },
+    { "/v": "unknown" },
+    ["schema-too-complex at /v"],
+  ],
+  [
+    "50,000-long $ref chain: over budget",
+    () => ({
+      $defs: chainDefs(50_000, (i) => ({ $ref: `#/$defs/L${i + 1}` }), { type: "integer" }),
+      properties: { v: { $ref: "#/$defs/L0" } },
+    }),
+    { v: 5 },
+    { "/v": "unknown" },
+    ["schema-too-complex at /v"],
+  ],
+  [
+    "1,000-long $ref chain: within budget",
+    () => ({
+      $defs: chainDefs(1000, (i) => ({ $ref: `#/$defs/L${i + 1}` }), { type: "integer" }),
+      properties: { v: { $ref: "#/$defs/L0" } },
+    }),
+    { v: 5 },
+    { "/v": "integer" },
+    [],
+  ],
+];
+
+describe("schemas built to explode finish in milliseconds", () => {
+  test.each(explodeRows)("%s", (_name, make, args, readings, notes) => {
+    const schema = make();
+    const { result, ms } = timed(() => walk(schema as JsonSchema, args));
+    console.log("TIMING", _name, ms.toFixed(1));
+    expect(result).toEqual({ readings, notes });
+    expect(ms).toBeLessThan(TIME_LIMIT_MS);
+    // A second call on the same schema is a lookup (the failure too), and notes again.
+    const again = timed(() => walk(schema as JsonSchema, args));
+    expect(again.result).toEqual({ readings, notes });
+    expect(again.ms).toBeLessThan(50);
+  });
+
+  test("a deep recursive value under a recursive schema", () => {
+    let value: Record<string, unknown> = { v: 1 };
+    for (let i = 0; i < 1000; i++) value = { v: i, kids: [value] };
+    const schema = { properties: { v: { type: "integer" }, kids: { items: { $ref: "#" } } } };
+    const { result, ms } = timed(() => walk(schema, value));
+    expect(Object.keys(result.readings)).toHaveLength(1001);
+    expect(new Set(Object.values(result.readings))).toEqual(new Set(["integer"]));
+    expect(ms).toBeLessThan(TIME_LIMIT_MS);
+  });
+});
+
+describe("patternProperties regex policy", () => {
+  const rows: [pattern: string, accepted: boolean][] = [
+    ["^n_", true],
+    ["^[a-z][a-z0-9_]*$", true],
+    [".*", true],
+    ["^(foo|bar)$", true],
+    ["^(?:x-)[a-z]+$", true],
+    ["^\\p{L}+$", true],
+    ["^[a-z]+_[0-9]+$", true],
+    ["^a*b*c*$", true],
+    ["^a*b*c*d*$", false],
+    ["(a+)+$", false],
+    ["^(a|aa)*$", false],
+    ["^(a*)*$", false],
+    ["^((ab)*c)+$", false],
+    ["(\\w+\\s?)*$", false],
+    ["^(.)\\1$", false],
+    ["^(?<x>a)\\k<x>$", false],
+    ["(", false],
+    ["[", false],
+    ["a{2,}{3}", false],
+    ["x".repeat(MAX_PATTERN_LENGTH + 1), false],
+  ];
+  test.each(rows)("%s → accepted %s", (pattern, accepted) => {
+    expect(compileSafePattern(pattern) !== undefined).toBe(accepted);
+  });
+
+  test("a rejected pattern never matches and notes schema-too-complex at the object", () => {
+    const r = walkJson(
+      '{"patternProperties":{"(a+)+$":{"type":"integer"},"^b":{"type":"integer"}},"additionalProperties":{"type":"number"}}',
+      '{"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!":1,"bx":2}',
+    );
+    expect(r).toEqual({
+      readings: {
+        "/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!": "number",
+        "/bx": "integer",
+      },
+      notes: ["schema-too-complex at "],
+    });
+  });
+
+  test("an invalid regex never throws", () => {
+    expect(walkJson('{"patternProperties":{"(":{"type":"integer"}}}', '{"(":1}')).toEqual({
+      readings: { "/(": "unknown" },
+      notes: ["schema-too-complex at "],
+    });
+  });
+
+  test("a key too long to test safely makes that member too complex", () => {
+    const long = "a".repeat(300);
+    const r = walk({ patternProperties: { "^a+b+$": { type: "integer" } } }, { [long]: 1, ab: 2 });
+    expect(r).toEqual({
+      readings: { [`/${long}`]: "unknown", "/ab": "integer" },
+      notes: [`schema-too-complex at /${long}`],
+    });
+  });
+
+  test("a long key against a one-quantifier pattern is tested", () => {
+    const long = `x-${"a".repeat(3000)}`;
+    expect(
+      walk({ patternProperties: { "^x-.*$": { type: "integer" } } }, { [long]: 1 }).readings,
+    ).toEqual({
+      [`/${long}`]: "integer",
+    });
+  });
+});
+
+describe("compile once", () => {
+  test("cached per schema object; booleans; compiled schemas pass through", () => {
+    const s = { properties: { a: { type: "integer" } } };
+    const c = compileSchema(s);
+    expect(compileSchema(s)).toBe(c);
+    expect(compileSchema(c as unknown as JsonSchema)).toBe(c);
+    expect(isCompiledSchema(c)).toBe(true);
+    expect(isCompiledSchema(s)).toBe(false);
+    expect(rootNode(c)).toBe(rootNode(s));
+    expect(compileSchema(true)).toBe(compileSchema(true));
+    expect(rootNode(true)).toBe(UNKNOWN_NODE);
+    expect(rootNode(null)).toBe(UNKNOWN_NODE);
+    expect(rootNode(undefined)).toBe(UNKNOWN_NODE);
+    expect(compileSchema({ ...s })).not.toBe(c);
+  });
+
+  test("compiling is lazy: a huge schema compiles at once", () => {
+    const schema = {
+      $defs: chainDefs(200_000, () => ({ type: "integer" }), {}),
+      properties: { a: { $ref: "#/$defs/L7" } },
+    };
+    const { ms } = timed(() => compileSchema(schema));
+    expect(ms).toBeLessThan(20);
+    expect(walk(schema, { a: 1 }).readings).toEqual({ "/a": "integer" });
+  });
+
+  test("10,000 walks of the same schema reuse every node", () => {
+    const schema = {
+      properties: {
+        a: { anyOf: [{ type: "integer" }, { type: "null" }] },
+        b: { items: { type: "number" } },
+      },
+    };
+    const first = rootNode(schema);
+    const note = () => {};
+    const probe = { has: () => true, primitive: () => undefined };
+    const scope = objectScope(first, probe, note);
+    const a = scope.child("a");
+    const items = arrayScope(scope.child("b"), 3, note);
+    for (let i = 0; i < 10_000; i++) {
+      const root = rootNode(schema);
+      expect(root).toBe(first);
+      const s = objectScope(root, probe, note);
+      expect(s).toBe(scope);
+      expect(s.child("a")).toBe(a);
+      expect(numberReading(s.child("a"), i, note)).toBe("integer");
+      expect(arrayScope(s.child("b"), 5, note)).toBe(items);
+      expect(items.child(i)).toBe(items.child(0));
+    }
+  });
+
+  test.each([
+    ["a number", 5, "a number"],
+    ["a string", "x", "a string"],
+    ["an array", [], "an array"],
+    ["null", null, "null"],
+  ])("schema-invalid for %s", (_name, schema, what) => {
+    let error: unknown;
+    try {
+      compileSchema(schema as JsonSchema);
+    } catch (e) {
+      error = e;
+    }
+    expect(isStructJsonError(error)).toBe(true);
+    expect(error).toMatchObject({
+      code: "schema-invalid",
+      path: "",
+      message: `schema-invalid at (root): a JSON Schema is an object or a boolean, not ${what}`,
+    });
+  });
+});
+
+describe("malformed schemas never crash", () => {
+  const keywordValue = fc.oneof(
+    fc.jsonValue({ maxDepth: 2 }),
+    fc.constantFrom("#", "#/$defs/a", "#/properties/a", "#a", "https://x.invalid/y", "#/%zz", "~"),
+  );
+  const keyword = fc.constantFrom(
+    "type",
+    "const",
+    "enum",
+    "multipleOf",
+    "properties",
+    "patternProperties",
+    "additionalProperties",
+    "unevaluatedProperties",
+    "items",
+    "prefixItems",
+    "additionalItems",
+    "unevaluatedItems",
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "if",
+    "then",
+    "else",
+    "$ref",
+    "$dynamicRef",
+    "$recursiveRef",
+    "$id",
+    "$anchor",
+    "$dynamicAnchor",
+    "$defs",
+    "required",
+    "discriminator",
+    "__proto__",
+  );
+  const schema = fc.letrec((tie) => ({
+    schema: fc.oneof(
+      { depthSize: "small", withCrossShrink: true },
+      fc.boolean(),
+      fc.dictionary(
+        keyword,
+        fc.oneof(
+          keywordValue,
+          tie("schema"),
+          fc.array(tie("schema"), { maxLength: 3 }),
+          fc.dictionary(fc.constantFrom("a", "b", "__proto__", "^a"), tie("schema")),
+        ),
+        { maxKeys: 5 },
+      ),
+    ),
+  })).schema;
+
+  test("random schemas and values: readings or notes, never an exception", () => {
+    fc.assert(
+      fc.property(schema, fc.jsonValue({ maxDepth: 4 }), (s, v) => {
+        // Through JSON text, as schemas arrive: __proto__ becomes an own key.
+        const parsed = JSON.parse(JSON.stringify(s)) as JsonSchema;
+        const r = walk(parsed, v);
+        for (const x of Object.values(r.readings))
+          expect(["integer", "number", "ambiguous", "unknown"]).toContain(x);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
