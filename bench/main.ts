@@ -67,6 +67,7 @@ function environment(api: PackageApi, opts: CliOptions): string[] {
   const have = (
     [
       "structToJson",
+      "jsonObjectToJson",
       "compileSchema",
       "structFromJson",
       "toolCallFromJson",

@@ -268,7 +268,15 @@ class Parser {
   /** Strings with escapes, raw surrogates or errors: decoded one character at a time. */
   slowString(start: number, from: number): string {
     const s = this.s;
-    let out = s.slice(start, from);
+    // Decoded characters collect in `codes` and leave in chunks: `out += char`
+    // would build a rope of one node per character (a 50 MB string of escapes
+    // took seconds and a gigabyte). Long runs of plain characters are sliced.
+    const parts: string[] = [s.slice(start, from)];
+    const codes: number[] = [];
+    const flush = () => {
+      parts.push(String.fromCharCode.apply(null, codes));
+      codes.length = 0;
+    };
     let i = from;
     for (;;) {
       if (i >= s.length) {
@@ -323,6 +331,17 @@ class Parser {
             this.syntax("invalid escape");
         }
         i += 2;
+      } else if (c < 0xd800 || c > 0xdfff) {
+        const end = plainRunEnd(s, i + 1);
+        if (end - i >= PLAIN_SLICE) {
+          if (codes.length > 0) flush();
+          parts.push(s.slice(i, end));
+        } else {
+          for (let k = i; k < end; k++) codes.push(s.charCodeAt(k));
+          if (codes.length >= CHUNK) flush();
+        }
+        i = end;
+        continue;
       } else {
         i++;
       }
@@ -334,25 +353,29 @@ class Parser {
           const hex = s.slice(lowAt + 2, lowAt + 6);
           if (/^[0-9a-fA-F]{4}$/.test(hex)) low = Number.parseInt(hex, 16);
           if (c <= 0xdbff && low >= 0xdc00 && low <= 0xdfff) {
-            out += String.fromCharCode(c, low);
+            codes.push(c, low);
             i = lowAt + 6;
+            if (codes.length >= CHUNK) flush();
             continue;
           }
         } else {
           low = s.charCodeAt(lowAt);
           if (c <= 0xdbff && low >= 0xdc00 && low <= 0xdfff) {
-            out += String.fromCharCode(c, low);
+            codes.push(c, low);
             i = lowAt + 1;
+            if (codes.length >= CHUNK) flush();
             continue;
           }
         }
         this.i = i;
         this.fail("invalid-unicode", "a string holds a lone surrogate (not valid UTF-8)");
       }
-      out += String.fromCharCode(c);
+      codes.push(c);
+      if (codes.length >= CHUNK) flush();
     }
+    if (codes.length > 0) flush();
     this.i = i + 1;
-    return out;
+    return parts.length === 1 ? parts[0]! : parts.join("");
   }
 
   number(): number {
@@ -412,6 +435,21 @@ class Parser {
     }
     return v;
   }
+}
+
+/** Characters decoded before they are turned into a string (well below the engine's argument limit). */
+const CHUNK = 8192;
+/** Plain runs at least this long are sliced rather than copied code by code. */
+const PLAIN_SLICE = 32;
+
+/** The index of the first quote, backslash, control character or surrogate at or after `i`. */
+function plainRunEnd(s: string, i: number): number {
+  const n = s.length;
+  for (; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c === QUOTE || c === BACKSLASH || c < 0x20 || (c >= 0xd800 && c <= 0xdfff)) return i;
+  }
+  return n;
 }
 
 /** The index after a run of ASCII digits starting at `i`. */

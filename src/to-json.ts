@@ -367,16 +367,17 @@ class Writer {
     }
     const n = items.length;
     const out = new Array<unknown>(n);
+    // Before the index is pushed: the scope's notes are about the array itself.
+    const scope = node.isUnknown ? undefined : arrayScope(node, n, this.note);
     const tokens = this.tokens;
     tokens.push(0);
     const last = tokens.length - 1;
-    if (node.isUnknown) {
+    if (scope === undefined) {
       for (let i = 0; i < n; i++) {
         tokens[last] = i;
         out[i] = this.value(items[i], msg, node, depth);
       }
     } else {
-      const scope = arrayScope(node, n, this.note);
       for (let i = 0; i < n; i++) {
         tokens[last] = i;
         out[i] = this.value(items[i], msg, scope.child(i), depth);

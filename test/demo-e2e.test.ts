@@ -9,7 +9,7 @@ import { existsSync } from "node:fs";
 import { promisify } from "node:util";
 import { toJson } from "@bufbuild/protobuf";
 import { createClient } from "@connectrpc/connect";
-import { createGrpcTransport } from "@connectrpc/connect-node";
+import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
 import { beforeAll, describe, expect, test } from "vitest";
 import { loadModelCalls } from "../examples/demo/model-calls.js";
 import { formatReport } from "../examples/demo/print-report.js";
@@ -213,10 +213,15 @@ describe("an independent gRPC client: buf curl against StreamActions", () => {
     const server = await startToolCallServer(buildActions(calls, ["always"]));
     try {
       const connect: unknown[] = [];
-      const client = createClient(ToolCallService, createGrpcTransport({ baseUrl: server.url }));
+      const sessionManager = new Http2SessionManager(server.url);
+      const client = createClient(
+        ToolCallService,
+        createGrpcTransport({ baseUrl: server.url, sessionManager }),
+      );
       for await (const action of client.streamActions({ clientId: "test" })) {
         connect.push(toJson(ClientActionSchema, action));
       }
+      sessionManager.abort();
       const run = promisify(execFile);
       const { stdout } = await run(
         `${ROOT}node_modules/.bin/buf`,

@@ -210,3 +210,17 @@ describe("scopes per set of kept branches are reused", () => {
       expect(r.readings[`/${i}/size`]).toBe(i % 2 ? "number" : "integer");
   });
 });
+
+describe("large enums", () => {
+  test("a tag in a 1,000-member enum", () => {
+    const big = Array.from({ length: 1000 }, (_, i) => `t${i}`);
+    const schema = {
+      anyOf: [
+        { properties: { t: { enum: big }, n: { type: "integer" } } },
+        { properties: { t: { enum: ["x", 2] }, n: { type: "number" } } },
+      ],
+    };
+    expect(walk(schema, { t: "t999", n: 1 }).readings).toEqual({ "/n": "integer" });
+    expect(walk(schema, { t: 2, n: 1 }).readings).toEqual({ "/t": "integer", "/n": "number" });
+  });
+});

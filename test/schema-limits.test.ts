@@ -17,8 +17,11 @@ import {
 import { compileSafePattern } from "../src/schema/safe-regex.js";
 import { walk, walkJson } from "./schema-walk.js";
 
-/** Generous bound: "milliseconds", with room for a loaded CI machine. */
-const TIME_LIMIT_MS = 1000;
+/**
+ * Generous bound: these take tens of milliseconds on an idle machine; the
+ * bound leaves room for a loaded two-core CI box running other tests.
+ */
+const TIME_LIMIT_MS = 2000;
 
 function timed<T>(f: () => T): { result: T; ms: number } {
   const start = performance.now();
@@ -182,7 +185,6 @@ describe("schemas built to explode finish in milliseconds", () => {
   test.each(explodeRows)("%s", (_name, make, args, readings, notes) => {
     const schema = make();
     const { result, ms } = timed(() => walk(schema as JsonSchema, args));
-    console.log("TIMING", _name, ms.toFixed(1));
     expect(result).toEqual({ readings, notes });
     expect(ms).toBeLessThan(TIME_LIMIT_MS);
     // A second call on the same schema is a lookup (the failure too), and notes again.
@@ -328,7 +330,7 @@ describe("compile once", () => {
   ])("schema-invalid for %s", (_name, schema, what) => {
     let error: unknown;
     try {
-      compileSchema(schema as JsonSchema);
+      compileSchema(schema as unknown as JsonSchema);
     } catch (e) {
       error = e;
     }

@@ -162,17 +162,22 @@ const memberRows: Row[] = [
   ],
   [
     "if/then/else: both present",
-    { if: { minimum: 10 }, then: { type: "integer" }, else: { type: "number" } },
+    JSON.parse('{"if":{"minimum":10},"then":{"type":"integer"},"else":{"type":"number"}}'),
     "4",
     { "/v": "ambiguous" },
   ],
   [
     "if/then only: the present one",
-    { if: { minimum: 10 }, then: { type: "integer" } },
+    JSON.parse('{"if":{"minimum":10},"then":{"type":"integer"}}'),
     "4",
     { "/v": "integer" },
   ],
-  ["then without if is ignored", { then: { type: "integer" } }, "4", { "/v": "unknown" }],
+  [
+    "then without if is ignored",
+    JSON.parse('{"then":{"type":"integer"}}'),
+    "4",
+    { "/v": "unknown" },
+  ],
   // malformed keywords are ignored, never a crash
   ["type 7", { type: 7 }, "1", { "/v": "unknown" }],
   ["type []", { type: [] }, "1", { "/v": "unknown" }],

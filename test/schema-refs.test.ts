@@ -299,3 +299,20 @@ describe("recursion terminates", () => {
     });
   });
 });
+
+describe("recursion results depend on their context only while it lasts", () => {
+  test("a node first read inside a cycle reads on its own later in the same call", () => {
+    // Reading A cuts at A inside C's expansion; C read afterwards (as /c, a new
+    // position) must not reuse what was computed under A's cut.
+    const text =
+      '{"properties":{"a":{"$ref":"#/$defs/A"},"c":{"$ref":"#/$defs/C"}},"$defs":{"A":{"anyOf":[{"$ref":"#/$defs/C"},{"type":"integer"}]},"C":{"anyOf":[{"$ref":"#/$defs/A"},{"type":"string"}]}}}';
+    expect(walk(JSON.parse(text), { a: 1, c: 2 }).readings).toEqual({
+      "/a": "integer",
+      "/c": "integer",
+    });
+    expect(walk(JSON.parse(text), { c: 2, a: 1 }).readings).toEqual({
+      "/c": "integer",
+      "/a": "integer",
+    });
+  });
+});

@@ -34,7 +34,7 @@ function visit(node: SchemaNode, v: unknown, path: string, out: Walked): void {
     out.readings[path] = numberReading(node, v, note);
   } else if (Array.isArray(v)) {
     const scope = arrayScope(node, v.length, note);
-    v.forEach((x, i) => visit(scope.child(i), x, pointerAppend(path, i), out));
+    for (let i = 0; i < v.length; i++) visit(scope.child(i), v[i], pointerAppend(path, i), out);
   } else if (typeof v === "object" && v !== null) {
     const o = v as Record<string, unknown>;
     const scope = objectScope(

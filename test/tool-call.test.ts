@@ -9,7 +9,7 @@ import {
 import type { Diagnostic } from "../src/diagnostics.js";
 import { StructJsonError } from "../src/errors.js";
 import type { JsonSchema } from "../src/json-schema.js";
-import { compileSchema } from "../src/schema/index.js";
+import { type CompiledSchema, compileSchema } from "../src/schema/index.js";
 import { toolCallArgumentsJson, toolCallFromJson } from "../src/tool-call.js";
 
 /** Server → binary ClientAction → client, as on the wire. */
@@ -23,7 +23,7 @@ function overTheWire(call: CallMCPTool): CallMCPTool {
   return back.action.value;
 }
 
-function decode(call: CallMCPTool, schema?: JsonSchema | null, options = {}) {
+function decode(call: CallMCPTool, schema?: JsonSchema | CompiledSchema | null, options = {}) {
   const diagnostics: Diagnostic[] = [];
   const json = toolCallArgumentsJson(call, schema, {
     ...options,

@@ -39,7 +39,9 @@ export function differences(sentJson: string, receivedJson: string): string[] {
         out.push(path);
         return;
       }
-      a.forEach((v, i) => walk(v, b[i], pointerAppend(path, i)));
+      a.forEach((v, i) => {
+        walk(v, b[i], pointerAppend(path, i));
+      });
       return;
     }
     if (a !== null && typeof a === "object") {
@@ -57,6 +59,33 @@ export function differences(sentJson: string, receivedJson: string): string[] {
   };
   walk(parse(sentJson), parse(receivedJson), "");
   return out;
+}
+
+/** The first JSON Pointer where the two texts hold different number texts (1 vs 1.0 counts). */
+export function firstNumberTextDifference(aJson: string, bJson: string): string | undefined {
+  let found: string | undefined;
+  const walk = (a: unknown, b: unknown, path: string): void => {
+    if (found !== undefined) return;
+    if (isLosslessNumber(a) && isLosslessNumber(b)) {
+      if (a.value !== b.value) found = path;
+    } else if (Array.isArray(a) && Array.isArray(b)) {
+      a.forEach((v, i) => {
+        walk(v, b[i], pointerAppend(path, i));
+      });
+    } else if (a !== null && typeof a === "object" && b !== null && typeof b === "object") {
+      for (const key of Object.keys(a)) {
+        if (Object.hasOwn(b, key)) {
+          walk(
+            (a as Record<string, unknown>)[key],
+            (b as Record<string, unknown>)[key],
+            pointerAppend(path, key),
+          );
+        }
+      }
+    }
+  };
+  walk(parse(aJson), parse(bJson), "");
+  return found;
 }
 
 /** The member at `key` of a JSON object text, as JSON text with its numbers' digits intact. */

@@ -1,8 +1,8 @@
 // `npm start`: runs the demo and exits 0 only if every call arrived exactly as
 // the model wrote it. `--verbose` also prints every text in full.
 
-import { DemoSetupError, runDemo } from "./run-demo.js";
 import { formatReport } from "./print-report.js";
+import { DemoSetupError, runDemo } from "./run-demo.js";
 
 const verbose = process.argv.includes("--verbose");
 try {

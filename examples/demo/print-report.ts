@@ -2,6 +2,7 @@
 // to a window around the first place they matter.
 
 import { parsePointer } from "../../src/json-pointer.js";
+import { firstNumberTextDifference } from "./compare-json.js";
 import { type CallReport, callOk, type DemoReport, type Dispatch } from "./run-demo.js";
 
 const TEXT_WIDTH = 34;
@@ -26,13 +27,16 @@ function focusKey(path: string | undefined): string | undefined {
   return undefined;
 }
 
-function verdict(d: Dispatch, flaggedOk = false): string {
-  if (d.rejected) return "REJECTED by the strict server";
+/** What the strict server made of one dispatch, in a few words. */
+function verdict(d: Dispatch): string {
+  if (d.rejected) return "REJECTED";
   if (d.receivedJson === undefined) return "no echo";
   if (d.changed.length === 0) return "exact ✓";
+  const what =
+    d.changed.length === 1 ? `${d.changed[0]} changed` : `${d.changed.length} values changed`;
+  if (d.diagnostics.length === 0) return what;
   const flagged = new Set(d.diagnostics.map((x) => x.path));
-  const all = d.changed.every((p) => flagged.has(p));
-  return `changed ${d.changed.join(" ")}${flaggedOk && all ? " (flagged)" : ""}`;
+  return d.changed.every((p) => flagged.has(p)) ? `${what}, flagged` : `${what}, NOT flagged`;
 }
 
 function pad(text: string, width: number): string {
@@ -48,7 +52,11 @@ function row(cells: readonly string[], widths: readonly number[]): string {
 }
 
 function diagnosticsText(d: Dispatch): string {
-  return d.diagnostics.length === 0 ? "–" : d.diagnostics.map((x) => `${x.path} ${x.code}`).join(", ");
+  if (d.diagnostics.length === 0) return "–";
+  if (d.diagnostics.length === 1) return `${d.diagnostics[0]!.path} ${d.diagnostics[0]!.code}`;
+  const counts = new Map<string, number>();
+  for (const x of d.diagnostics) counts.set(x.code, (counts.get(x.code) ?? 0) + 1);
+  return [...counts].map(([code, n]) => `${n}× ${code}`).join(", ");
 }
 
 /** The report as lines of text. */
@@ -61,30 +69,52 @@ export function formatReport(report: DemoReport): string[] {
     "",
     "With raw_args_json (the default): what reached the strict server",
   );
-  const w1 = [toolWidth, TEXT_WIDTH, TEXT_WIDTH, 0];
-  out.push(row(["tool", "protobuf-es toJson would send", "the bridge sent", "server got (bridge | plain toJson)"], w1));
+  const w1 = [toolWidth, TEXT_WIDTH, TEXT_WIDTH, 19, 0];
+  out.push(
+    row(
+      [
+        "tool",
+        "protobuf-es toJson would send",
+        "the bridge sent",
+        "server got (bridge)",
+        "server got (toJson)",
+      ],
+      w1,
+    ),
+  );
   for (const c of calls) {
-    const key = focusKey(c.plain.changed[0]);
+    const key = focusKey(
+      c.plain.changed[0] ?? firstNumberTextDifference(c.call.argumentsJson, c.plain.sentJson),
+    );
     out.push(
       row(
         [
           c.call.name,
           excerpt(c.plain.sentJson, key),
           excerpt(c.bridge.sentJson, key),
-          `${verdict(c.bridge)} | ${verdict(c.plain)}`,
+          verdict(c.bridge),
+          verdict(c.plain),
         ],
         w1,
       ),
     );
   }
-  out.push("", 'Schema path alone (rawArgsJson: "never"): Struct + the tool\'s inputSchema, no raw text');
-  const w2 = [toolWidth, TEXT_WIDTH, 30, 0];
+  out.push(
+    "",
+    'Schema path alone (rawArgsJson: "never"): Struct + the tool\'s inputSchema, no raw text',
+  );
+  const w2 = [toolWidth, TEXT_WIDTH, 32, 0];
   out.push(row(["tool", "the bridge sent", "diagnostics", "server got"], w2));
   for (const c of calls) {
     const key = focusKey(c.schemaOnly.changed[0]);
     out.push(
       row(
-        [c.call.name, excerpt(c.schemaOnly.sentJson, key), diagnosticsText(c.schemaOnly), verdict(c.schemaOnly, true)],
+        [
+          c.call.name,
+          excerpt(c.schemaOnly.sentJson, key),
+          diagnosticsText(c.schemaOnly),
+          verdict(c.schemaOnly),
+        ],
         w2,
       ),
     );
@@ -102,9 +132,11 @@ export function formatReport(report: DemoReport): string[] {
 }
 
 function formatRowSet(c: CallReport): string[] {
-  const sent = c.bridge.resultJson === undefined ? undefined : memberText(c.bridge.resultJson, "rows");
+  const sent =
+    c.bridge.resultJson === undefined ? undefined : memberText(c.bridge.resultJson, "rows");
   const got = c.submittedJson === undefined ? undefined : memberText(c.submittedJson, "rows");
-  const plain = c.submittedPlainJson === undefined ? undefined : memberText(c.submittedPlainJson, "rows");
+  const plain =
+    c.submittedPlainJson === undefined ? undefined : memberText(c.submittedPlainJson, "rows");
   const same = c.submittedJson !== undefined && c.submittedJson === c.bridge.resultJson;
   return [
     "query_rows's row set (structuredContent under its outputSchema), back through SubmitResult:",

@@ -11,7 +11,7 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { type JsonObject, toJson } from "@bufbuild/protobuf";
 import { createClient } from "@connectrpc/connect";
-import { createGrpcTransport } from "@connectrpc/connect-node";
+import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import {
   type CallMCPTool,
@@ -32,7 +32,12 @@ import {
 } from "../../src/mcp/index.js";
 import { differences, memberJson } from "./compare-json.js";
 import { loadModelCalls, MODEL_CALLS_FILE, type ModelCall } from "./model-calls.js";
-import { actionId, buildActions, type RawArgsMode, startToolCallServer } from "./tool-call-server.js";
+import {
+  actionId,
+  buildActions,
+  type RawArgsMode,
+  startToolCallServer,
+} from "./tool-call-server.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const SERVER_SCRIPT = fileURLToPath(new URL("./strict-mcp-server.py", import.meta.url));
@@ -49,7 +54,9 @@ export function venvPython(): string {
   const fromEnv = process.env.STRUCT_JSON_BRIDGE_PYTHON;
   if (fromEnv !== undefined && fromEnv !== "") return fromEnv;
   const posix = `${ROOT}.venv/bin/python`;
-  return existsSync(posix) || process.platform !== "win32" ? posix : `${ROOT}.venv/Scripts/python.exe`;
+  return existsSync(posix) || process.platform !== "win32"
+    ? posix
+    : `${ROOT}.venv/Scripts/python.exe`;
 }
 
 /** What one strict-server call returned. */
@@ -146,6 +153,8 @@ export async function runDemo(options: Partial<DemoOptions> = {}): Promise<DemoR
   const serverLog: string[] = [];
   mcpTransport.stderr?.on("data", (chunk: Buffer) => serverLog.push(chunk.toString("utf8")));
   const mcp = new Client({ name: "struct-json-bridge-demo", version: "1.0.0" });
+  // Our own session manager, so that the HTTP/2 connection closes when we are done.
+  const sessionManager = new Http2SessionManager(server.url);
   try {
     try {
       await mcp.connect(mcpTransport);
@@ -183,11 +192,12 @@ export async function runDemo(options: Partial<DemoOptions> = {}): Promise<DemoR
 
     const grpc = createClient(
       ToolCallService,
-      createGrpcTransport({ baseUrl: server.url }),
+      createGrpcTransport({ baseUrl: server.url, sessionManager }),
     );
     const partial = new Map<string, Partial<Record<"bridge" | "plain" | "schemaOnly", Dispatch>>>();
     const byActionId = new Map<string, { model: ModelCall; mode: RawArgsMode }>();
-    for (const mode of modes) for (const c of calls) byActionId.set(actionId(mode, c), { model: c, mode });
+    for (const mode of modes)
+      for (const c of calls) byActionId.set(actionId(mode, c), { model: c, mode });
 
     for await (const action of grpc.streamActions({ clientId: "struct-json-bridge-demo" })) {
       if (action.action.case !== "callMcpTool") continue;
@@ -219,7 +229,11 @@ export async function runDemo(options: Partial<DemoOptions> = {}): Promise<DemoR
 
     const reports: CallReport[] = calls.map((model) => {
       const entry = partial.get(model.id);
-      if (entry?.bridge === undefined || entry.plain === undefined || entry.schemaOnly === undefined) {
+      if (
+        entry?.bridge === undefined ||
+        entry.plain === undefined ||
+        entry.schemaOnly === undefined
+      ) {
         throw new Error(`the server did not stream every action for ${model.id}`);
       }
       const submitted = server.submitted.get(actionId("always", model));
@@ -239,6 +253,7 @@ export async function runDemo(options: Partial<DemoOptions> = {}): Promise<DemoR
     });
     return { calls: reports, port: server.port, ok: reports.every(callOk) };
   } finally {
+    sessionManager.abort();
     await mcp.close().catch(() => {});
     await server.close();
   }

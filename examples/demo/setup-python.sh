@@ -28,7 +28,8 @@ if [ ! -x "$VENV/bin/python" ]; then
   "$PY" -m venv "$VENV" >/dev/null 2>&1 ||
     { rm -rf "$VENV"; fail "Python's venv module (e.g. apt install python3-venv), then npm start again"; }
 fi
-"$VENV/bin/python" -m pip install --quiet --retries 0 mcp >&2 ||
-  fail "the Python mcp SDK: $VENV/bin/pip install mcp (network or a package index needed), then npm start again"
+# pip's own output goes to a log: only its verdict matters here.
+"$VENV/bin/python" -m pip install --retries 0 mcp >"$VENV/pip-install.log" 2>&1 ||
+  fail "the Python mcp SDK: $VENV/bin/pip install mcp failed (see $VENV/pip-install.log; a package index or network is needed), then npm start again"
 "$VENV/bin/python" -c "$CHECK" 2>/dev/null ||
   fail "a working mcp install: rm -rf $VENV && npm start"

@@ -48,7 +48,10 @@ export function actionId(mode: RawArgsMode, call: ModelCall): string {
 }
 
 /** Builds the actions the server streams: every call once per mode, with toolCallFromJson. */
-export function buildActions(calls: readonly ModelCall[], modes: readonly RawArgsMode[]): ClientAction[] {
+export function buildActions(
+  calls: readonly ModelCall[],
+  modes: readonly RawArgsMode[],
+): ClientAction[] {
   return modes.flatMap((mode) =>
     calls.map((call) =>
       create(ClientActionSchema, {
@@ -66,7 +69,9 @@ export function buildActions(calls: readonly ModelCall[], modes: readonly RawArg
 }
 
 /** Starts the gRPC server on 127.0.0.1 with a free port chosen by the OS. */
-export async function startToolCallServer(actions: readonly ClientAction[]): Promise<ToolCallServer> {
+export async function startToolCallServer(
+  actions: readonly ClientAction[],
+): Promise<ToolCallServer> {
   const known = new Set(actions.map((a) => a.actionId));
   const submitted = new Map<string, SubmittedResult>();
   const routes = (router: ConnectRouter) =>

@@ -14,6 +14,8 @@ const CONFIG = fileURLToPath(new URL("vite.config.ts", import.meta.url));
 export interface InspectorServerOptions {
   /** Port of the page on 127.0.0.1; 0 picks a free one. Default 4173. */
   port: number;
+  /** Fail when `port` is taken, instead of trying the next ones. Default false. */
+  strictPort: boolean;
   /** Where the page is built; default examples/inspector/dist. */
   outDir: string | undefined;
   /** Also start the demo's web server for the live panel. Default true. */
@@ -22,6 +24,7 @@ export interface InspectorServerOptions {
 
 const inspectorDefaults: Readonly<InspectorServerOptions> = Object.freeze({
   port: 4173,
+  strictPort: false,
   outDir: undefined,
   live: true,
 });
@@ -47,12 +50,13 @@ export async function startInspector(
     configFile: CONFIG,
     logLevel: "warn",
     build: { ...outDir },
-    preview: { host: "127.0.0.1", port: opts.port, strictPort: opts.port !== 0, open: false },
+    preview: { host: "127.0.0.1", port: opts.port, strictPort: opts.strictPort, open: false },
   });
   const live = opts.live ? await startWebToolCallServer(demoWebActions()) : undefined;
   const base = page.resolvedUrls?.local[0];
   if (base === undefined) throw new Error("vite preview reported no URL");
-  const url = live === undefined ? base : `${base}?server=${encodeURIComponent(live.url)}`;
+  // Left unencoded so the printed link stays readable; ":" and "/" are valid in a query.
+  const url = live === undefined ? base : `${base}?server=${live.url}`;
   return {
     url,
     liveUrl: live?.url,
@@ -74,7 +78,11 @@ async function main(): Promise<void> {
     console.error("usage: npm run inspector -- [--port N] [--no-live]");
     process.exit(2);
   }
-  const server = await startInspector({ port, live: !args.includes("--no-live") });
+  const server = await startInspector({
+    port,
+    strictPort: i !== -1,
+    live: !args.includes("--no-live"),
+  });
   console.log(`Inspector:  ${server.url}`);
   if (server.liveUrl !== undefined) {
     console.log(`Live demo:  ${server.liveUrl} (Connect + gRPC-Web; press Subscribe in the page)`);

@@ -14,3 +14,20 @@ export interface CliIo {
 export function printDiagnostic(io: CliIo, d: Diagnostic): void {
   io.stderr(`${d.path}\t${d.code}`);
 }
+
+/**
+ * Collects diagnostics and prints them once the command has succeeded: when
+ * the input is rejected, the one-line error is all that is printed.
+ */
+export function diagnosticsAfterSuccess(io: CliIo): {
+  onDiagnostic: (d: Diagnostic) => void;
+  flush(): void;
+} {
+  const list: Diagnostic[] = [];
+  return {
+    onDiagnostic: (d) => list.push(d),
+    flush: () => {
+      for (const d of list) printDiagnostic(io, d);
+    },
+  };
+}

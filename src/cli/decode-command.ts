@@ -2,7 +2,7 @@
 // structured content) JSON text out, as a client would hand it to an MCP server.
 
 import { toolCallArgumentsJson, toolResultJson } from "../index.js";
-import { type CliIo, printDiagnostic } from "./cli-io.js";
+import { type CliIo, diagnosticsAfterSuccess } from "./cli-io.js";
 import { readMessage } from "./message-input.js";
 import { choice, parseOptions, singleInput } from "./parse-options.js";
 import { readBytes } from "./read-input.js";
@@ -53,28 +53,38 @@ export function decodeCommand(argv: readonly string[], io: CliIo): 0 {
   const format = choice("format", values.format, ["binary", "json"] as const);
   const type = choice("type", values.type, ["action", "call", "result"] as const);
   const raw = choice("raw", values.raw, ["verify", "trust", "ignore"] as const);
-  const wholeFloats = choice("whole-floats", values["whole-floats"], ["decimal", "integer"] as const);
+  const wholeFloats = choice("whole-floats", values["whole-floats"], [
+    "decimal",
+    "integer",
+  ] as const);
   const input = singleInput("decode", positionals);
   const schemaFile = typeof values.schema === "string" ? values.schema : undefined;
   const tool = typeof values.tool === "string" ? values.tool : undefined;
   // Read the schema first: an unreadable schema is reported even for bad input.
   const source = schemaFile === undefined ? undefined : readSchema(schemaFile);
   const message = readMessage(readBytes(input), format, type);
+  const diagnostics = diagnosticsAfterSuccess(io);
   const options = {
-    onDiagnostic: (d: Parameters<typeof printDiagnostic>[1]) => printDiagnostic(io, d),
+    onDiagnostic: diagnostics.onDiagnostic,
     ...(raw === undefined ? {} : { rawJson: raw }),
     ...(wholeFloats === undefined ? {} : { wholeFloats }),
   };
   let json: string;
   if (message.type === "result") {
-    const schema = source === undefined ? undefined : pickSchema(source, tool ?? "", "outputSchema", schemaFile!);
+    const schema =
+      source === undefined
+        ? undefined
+        : pickSchema(source, tool ?? "", "outputSchema", schemaFile!);
     json = toolResultJson(message.result, schema ?? null, options);
   } else {
     const schema =
-      source === undefined ? undefined : pickSchema(source, tool ?? message.call.name, "inputSchema", schemaFile!);
+      source === undefined
+        ? undefined
+        : pickSchema(source, tool ?? message.call.name, "inputSchema", schemaFile!);
     json = toolCallArgumentsJson(message.call, schema ?? null, options);
   }
   // Raw text may already end with a newline (it is passed on byte for byte).
   io.stdout(json.endsWith("\n") ? json : `${json}\n`);
+  diagnostics.flush();
   return 0;
 }

@@ -2,10 +2,9 @@
 // that emits tool calls would build it.
 
 import { create, toBinary, toJsonString } from "@bufbuild/protobuf";
-import type { Diagnostic } from "../diagnostics.js";
 import { ClientActionSchema, toolCallFromJson } from "../index.js";
 import { usageError } from "./cli-error.js";
-import { type CliIo, printDiagnostic } from "./cli-io.js";
+import { type CliIo, diagnosticsAfterSuccess } from "./cli-io.js";
 import { choice, parseOptions, singleInput } from "./parse-options.js";
 import { readText } from "./read-input.js";
 
@@ -49,11 +48,20 @@ export function encodeCommand(argv: readonly string[], io: CliIo): 0 {
   const input = singleInput("encode", positionals);
   const serverId = typeof values["server-id"] === "string" ? values["server-id"] : undefined;
   const actionId = typeof values["action-id"] === "string" ? values["action-id"] : "";
+  const diagnostics = diagnosticsAfterSuccess(io);
   const call = toolCallFromJson(
     { name, argumentsJson: readText(input), ...(serverId === undefined ? {} : { serverId }) },
-    { onDiagnostic: (d: Diagnostic) => printDiagnostic(io, d), ...(raw === undefined ? {} : { rawArgsJson: raw }) },
+    { onDiagnostic: diagnostics.onDiagnostic, ...(raw === undefined ? {} : { rawArgsJson: raw }) },
   );
-  const action = create(ClientActionSchema, { actionId, action: { case: "callMcpTool", value: call } });
-  io.stdout(format === "binary" ? toBinary(ClientActionSchema, action) : `${toJsonString(ClientActionSchema, action)}\n`);
+  const action = create(ClientActionSchema, {
+    actionId,
+    action: { case: "callMcpTool", value: call },
+  });
+  io.stdout(
+    format === "binary"
+      ? toBinary(ClientActionSchema, action)
+      : `${toJsonString(ClientActionSchema, action)}\n`,
+  );
+  diagnostics.flush();
   return 0;
 }

@@ -50,9 +50,13 @@ function rawNumberTexts(raw: string | undefined): Map<JsonPointer, string> | und
   const out = new Map<JsonPointer, string>();
   const walk = (v: unknown, path: JsonPointer): void => {
     if (isLosslessNumber(v)) out.set(path, v.value);
-    else if (Array.isArray(v)) v.forEach((x, i) => walk(x, pointerAppend(path, i)));
+    else if (Array.isArray(v))
+      v.forEach((x, i) => {
+        walk(x, pointerAppend(path, i));
+      });
     else if (v !== null && typeof v === "object") {
-      for (const k of Object.keys(v)) walk((v as Record<string, unknown>)[k], pointerAppend(path, k));
+      for (const k of Object.keys(v))
+        walk((v as Record<string, unknown>)[k], pointerAppend(path, k));
     }
   };
   walk(value, "");

@@ -31,7 +31,10 @@ an unreadable file or schema, arguments that disagree with raw_args_json),
 2 usage error (unknown command or option, a missing or invalid value),
 70 internal error (a bug: please report it).`;
 
-const COMMANDS: Record<string, { run: (argv: readonly string[], io: CliIo) => ExitCode; help: string }> = {
+const COMMANDS: Record<
+  string,
+  { run: (argv: readonly string[], io: CliIo) => ExitCode; help: string }
+> = {
   decode: { run: decodeCommand, help: DECODE_HELP },
   encode: { run: encodeCommand, help: ENCODE_HELP },
   inspect: { run: inspectCommand, help: INSPECT_HELP },
@@ -102,7 +105,9 @@ function main(): void {
     process.exitCode = runCli(process.argv.slice(2), io);
   } catch (e) {
     // A bug, not bad input: still one line, but say so.
-    io.stderr(`${PROGRAM}: internal error: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}`);
+    io.stderr(
+      `${PROGRAM}: internal error: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}`,
+    );
     process.exitCode = 70;
   }
 }

@@ -21,7 +21,12 @@ export type MessageType = "action" | "call" | "result";
 
 /** A message read from input. */
 export type InputMessage =
-  | { readonly type: "action"; readonly format: WireFormat; readonly action: ClientAction; readonly call: CallMCPTool }
+  | {
+      readonly type: "action";
+      readonly format: WireFormat;
+      readonly action: ClientAction;
+      readonly call: CallMCPTool;
+    }
   | { readonly type: "call"; readonly format: WireFormat; readonly call: CallMCPTool }
   | { readonly type: "result"; readonly format: WireFormat; readonly result: MCPToolResult };
 
@@ -61,11 +66,15 @@ function wrap(type: MessageType, format: WireFormat, msg: unknown): InputMessage
   return { type, format, action, call: action.action.value };
 }
 
-function hasUnknownFields(msg: { readonly $unknown?: readonly unknown[] | undefined } | undefined): boolean {
+function hasUnknownFields(
+  msg: { readonly $unknown?: readonly unknown[] | undefined } | undefined,
+): boolean {
   return msg?.$unknown !== undefined && msg.$unknown.length > 0;
 }
 
 function describeError(e: unknown): string {
+  // A DataView read past the end is how a truncated fixed64 (a double) shows.
+  if (e instanceof RangeError && /bounds/.test(e.message)) return "premature EOF";
   return (e instanceof Error ? e.message : String(e)).split("\n")[0]!;
 }
 
@@ -77,7 +86,14 @@ function decodeBinary(bytes: Uint8Array, type: MessageType): InputMessage {
     throw inputError(`not a valid binary ${NAMES[type]}: ${describeError(e)}`, e);
   }
   const nested = type === "action" ? (msg as ClientAction).action.value : undefined;
-  if (hasUnknownFields(msg) || hasUnknownFields(nested)) {
+  // protobuf-es keeps unknown fields of our messages, but turns a Struct into a
+  // plain object and drops any inside it; a re-encoding that comes out shorter
+  // reveals those (and repeated fields, which are two readings).
+  if (
+    hasUnknownFields(msg) ||
+    hasUnknownFields(nested) ||
+    toBinary(SCHEMAS[type], msg as never).length !== bytes.length
+  ) {
     throw inputError(`not a valid binary ${NAMES[type]}: it has fields this type does not define`);
   }
   return wrap(type, "binary", msg);
@@ -101,8 +117,9 @@ function detectBinary(bytes: Uint8Array): InputMessage {
   }
   if (readings.length === 1) return readings[0]!;
   if (readings.length === 0) {
+    const why = errors[0]!.replace(/^not a valid binary ClientAction: /, "");
     throw inputError(
-      "input is neither ProtoJSON nor a binary ClientAction, CallMCPTool or MCPToolResult (truncated or not protobuf?)",
+      `input is neither ProtoJSON nor a binary ClientAction, CallMCPTool or MCPToolResult (as a ClientAction: ${why})`,
     );
   }
   // Several types decode cleanly. A re-encoding that gives back the very same
@@ -116,7 +133,11 @@ function detectBinary(bytes: Uint8Array): InputMessage {
   if (action !== undefined) return action;
   const [a, b] = pool;
   const same =
-    a !== undefined && b !== undefined && pool.length === 2 && a.type === b.type && equals(SCHEMAS[a.type], a as never, b as never);
+    a !== undefined &&
+    b !== undefined &&
+    pool.length === 2 &&
+    a.type === b.type &&
+    equals(SCHEMAS[a.type], a as never, b as never);
   if (same) return a!;
   throw inputError(
     `cannot tell which message this is (it reads as ${pool.map((r) => NAMES[r.type]).join(" and as ")}): pass --type`,
@@ -177,7 +198,8 @@ export function readMessage(
   type: MessageType | undefined,
 ): InputMessage {
   if (bytes.length === 0) throw inputError("input is empty");
-  if (format === "binary") return type === undefined ? detectBinary(bytes) : decodeBinary(bytes, type);
+  if (format === "binary")
+    return type === undefined ? detectBinary(bytes) : decodeBinary(bytes, type);
   let text: string | undefined;
   try {
     text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);

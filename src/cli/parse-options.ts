@@ -16,7 +16,11 @@ export interface ParsedArgs {
 }
 
 /** Parses `argv` (after the command name); unknown options and missing values are usage errors. */
-export function parseOptions(command: string, argv: readonly string[], options: OptionSpec): ParsedArgs {
+export function parseOptions(
+  command: string,
+  argv: readonly string[],
+  options: OptionSpec,
+): ParsedArgs {
   try {
     const { values, positionals } = parseArgs({
       args: [...argv],
@@ -26,7 +30,8 @@ export function parseOptions(command: string, argv: readonly string[], options: 
     });
     return { values: values as ParsedArgs["values"], positionals };
   } catch (e) {
-    const why = (e instanceof Error ? e.message : String(e)).split("\n")[0]!.replace(/\.$/, "");
+    // parseArgs' messages go on with advice about "--"; the first sentence is the point.
+    const why = (e instanceof Error ? e.message : String(e)).split(/\.(\s|$)/)[0]!;
     throw usageError(`${command}: ${why}`);
   }
 }
@@ -38,12 +43,14 @@ export function choice<T extends string>(
   allowed: readonly T[],
 ): T | undefined {
   if (value === undefined) return undefined;
-  if (typeof value === "string" && (allowed as readonly string[]).includes(value)) return value as T;
+  if (typeof value === "string" && (allowed as readonly string[]).includes(value))
+    return value as T;
   throw usageError(`--${option} must be ${allowed.join(" or ")}, not ${JSON.stringify(value)}`);
 }
 
 /** The single input name among the positionals ("-" when there is none). */
 export function singleInput(command: string, positionals: readonly string[]): string {
-  if (positionals.length > 1) throw usageError(`${command}: expected one input FILE, got ${positionals.length}`);
+  if (positionals.length > 1)
+    throw usageError(`${command}: expected one input FILE, got ${positionals.length}`);
   return positionals[0] ?? "-";
 }

@@ -33,7 +33,8 @@ export function readSchema(file: string): SchemaSource {
     throw inputError(`schema ${file} is not valid JSON: ${why}`, e);
   }
   if (typeof value === "boolean") return { kind: "schema", schema: value };
-  if (!isObject(value)) throw inputError(`schema ${file} must be a JSON Schema (an object or boolean)`);
+  if (!isObject(value))
+    throw inputError(`schema ${file} must be a JSON Schema (an object or boolean)`);
   const tools = value.tools;
   if (Array.isArray(tools) && tools.every((t) => isObject(t) && typeof t.name === "string")) {
     return { kind: "tools", tools: tools as Record<string, unknown>[] };
@@ -66,7 +67,9 @@ export function pickSchema(
   const schema = tool[role];
   if (schema === undefined) return undefined;
   if (typeof schema !== "boolean" && !isObject(schema)) {
-    throw inputError(`schema ${file}: ${role} of tool ${JSON.stringify(tool.name)} is not a JSON Schema`);
+    throw inputError(
+      `schema ${file}: ${role} of tool ${JSON.stringify(tool.name)} is not a JSON Schema`,
+    );
   }
   return schema as JsonSchema;
 }

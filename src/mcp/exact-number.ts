@@ -57,7 +57,7 @@ export class ExactNumber {
 
 /** True for a value produced by `JSON.rawJSON` (false on runtimes without it). */
 export function isRawJson(value: unknown): boolean {
-  return nativeIsRawJson !== undefined && nativeIsRawJson(value);
+  return nativeIsRawJson?.(value) === true;
 }
 
 /**
@@ -106,7 +106,11 @@ export function serializeExactMessage(message: unknown): string {
   });
   if (replaced !== slot.texts.length) {
     // Only a marker inside a key or a data string could cause this; never guess.
-    throw new StructJsonError("exact-json-unsupported", "", "an exact number could not be placed in the message");
+    throw new StructJsonError(
+      "exact-json-unsupported",
+      "",
+      "an exact number could not be placed in the message",
+    );
   }
   return out;
 }

@@ -41,7 +41,10 @@ export function deserializeExactMessage(line: string): JSONRPCMessage {
   if (sc !== null && typeof sc === "object" && !Array.isArray(sc)) {
     const text = memberText(line, ["result", "structuredContent"]);
     if (text !== undefined) {
-      result._meta = { ...(result._meta as object | undefined), [STRUCTURED_CONTENT_JSON_META_KEY]: text };
+      result._meta = {
+        ...(result._meta as object | undefined),
+        [STRUCTURED_CONTENT_JSON_META_KEY]: text,
+      };
     }
   }
   return message;

@@ -45,11 +45,18 @@ export function exactJsonArguments(json: string): Record<string, unknown> {
     parsed = parse(json);
   } catch (e) {
     if (e instanceof SyntaxError) {
-      throw new StructJsonError("invalid-json", "", "the arguments are not well-formed JSON", { cause: e });
+      throw new StructJsonError("invalid-json", "", "the arguments are not well-formed JSON", {
+        cause: e,
+      });
     }
     rethrowStackOverflow(e);
   }
-  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed) || isLosslessNumber(parsed)) {
+  if (
+    parsed === null ||
+    typeof parsed !== "object" ||
+    Array.isArray(parsed) ||
+    isLosslessNumber(parsed)
+  ) {
     throw new StructJsonError("not-an-object", "", "tool arguments must be a JSON object");
   }
   try {

@@ -32,10 +32,13 @@ type PredNode =
   /** The value (a member's) is one of `values`, or a container when `containers`. */
   | {
       readonly t: "in";
-      readonly values: readonly Primitive[];
+      readonly values: ReadonlySet<Primitive> | readonly Primitive[];
       readonly containers: boolean;
       readonly size: 1;
     };
+
+/** Lists longer than this are looked up through a Set (an `enum` may be huge). */
+const SET_FROM = 16;
 
 /** Predicates bigger than this are replaced by `true` (no filtering: always safe). */
 const MAX_PRED_SIZE = 2000;
@@ -104,7 +107,10 @@ export function evalValue(p: Pred, v: Primitive | undefined): boolean {
       for (const x of p.items) if (evalValue(x, v)) return true;
       return false;
     case "in":
-      return v === undefined ? p.containers : p.values.includes(v);
+      if (v === undefined) return p.containers;
+      return Array.isArray(p.values)
+        ? p.values.includes(v)
+        : (p.values as ReadonlySet<Primitive>).has(v);
     default:
       return true;
   }
@@ -118,7 +124,12 @@ function valuesPred(values: readonly unknown[]): Pred {
     if (isPrimitive(v)) prims.push(v);
     else containers = true;
   }
-  return { t: "in", values: prims, containers, size: 1 };
+  return {
+    t: "in",
+    values: prims.length > SET_FROM ? new Set(prims) : prims,
+    containers,
+    size: 1,
+  };
 }
 
 /** What one schema object's own keywords require of a member's value (`const`/`enum`). */

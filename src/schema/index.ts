@@ -19,29 +19,35 @@
 //   value never satisfies an integer branch: such branches are set aside first,
 //   unless nothing admitting numbers would be left.
 // - "none" reads as unknown to the writer.
-// - Before combining the branches of an `anyOf`/`oneOf` for an object or array
-//   value, branches the value cannot match are set aside: wrong JSON type, a
-//   `const`/`enum` the value does not satisfy, a missing `required` member, a
-//   member whose `const`/`enum` the value's member does not satisfy
-//   (discriminated unions), an OpenAPI `discriminator` naming another branch;
-//   judged through `$ref`/`allOf`. If all are set aside, all are used.
+// - Before combining the branches of an `anyOf`/`oneOf` for an object value,
+//   branches it cannot match are set aside: wrong JSON type, a `const`/`enum`
+//   the object does not satisfy, a missing `required` member, a member whose
+//   `const`/`enum` the object's member does not satisfy (discriminated unions,
+//   also through the member schema's `$ref`/`allOf`/`anyOf`), an OpenAPI
+//   `discriminator` naming another branch (mapping, else the last segment of
+//   the branch's `$ref`); judged through the branch's `$ref`/`allOf`. If all
+//   are set aside, all are used. Array values are judged by JSON type only;
+//   numbers need no filter (wrong-type branches read "none" anyway).
 // - Members: `properties` (own keys only), every matching `patternProperties`,
 //   else `additionalProperties`, else `unevaluatedProperties` (when no in-place
 //   subschema evaluated the key). Elements: `prefixItems[i]` then `items`;
 //   draft-07 `items` array then `additionalItems`; `items`; else
-//   `unevaluatedItems`. `contains` and `not` are ignored. The member of a
-//   conjunction/disjunction is the conjunction/disjunction of the members.
+//   `unevaluatedItems`. `contains`, `not`, `dependentSchemas` are ignored. The
+//   member of a conjunction/disjunction is the conjunction/disjunction of the
+//   members (a branch silent about the key contributes unknown).
 // - `$ref`: `#`, JSON Pointers (`~0`, `~1`, %-escapes), `$anchor`,
 //   `$dynamicAnchor`, draft-07 `$id: "#name"`, and `$id`-scoped resources
-//   embedded in the document. Nothing is ever fetched: an unresolved ref reads
-//   as unknown and notes `schema-ref-unresolved` at the position it applies to.
-// - Recursion terminates (a node met again at the same position contributes
-//   nothing). Each call may visit WORK_BUDGET (100,000) schema nodes and nest
-//   200 applicators deep; past that the position reads as unknown and notes
-//   `schema-too-complex`. `patternProperties` regexes follow the policy in
-//   ./safe-regex.ts.
+//   embedded in the document. `$dynamicRef` prefers the root resource's
+//   matching `$dynamicAnchor`; `$recursiveRef` goes to the root when both set
+//   `$recursiveAnchor`. Nothing is ever fetched: an unresolved ref reads as
+//   unknown and notes `schema-ref-unresolved` at the position it applies to.
+// - Recursion terminates: a node met again at the same position contributes
+//   nothing. Each call may spend WORK_BUDGET (20,000) units, one per schema
+//   node visited, and follow 200 nested applicators; past that the position
+//   reads as unknown and notes `schema-too-complex` (on every later call too,
+//   at once). `patternProperties` regexes follow the policy in ./safe-regex.ts.
 // - Compiled once per schema object (WeakMap), lazily per position; results are
-//   memoized per node, so repeated rows cost lookups.
+//   memoized per node, so repeated rows cost lookups and allocate nothing.
 
 export {
   type CompiledSchema,

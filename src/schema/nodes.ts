@@ -23,12 +23,17 @@ import { type Memo, NOTE_UNRESOLVED, type Work } from "./work.js";
 
 let nextId = 1;
 
-/** Node kinds. */
+/** Node kind: describes nothing. */
 export const K_UNKNOWN = 0;
+/** Node kind: the `false` schema. */
 export const K_FALSE = 1;
+/** Node kind: too complex to read. */
 export const K_COMPLEX = 2;
+/** Node kind: one schema object. */
 export const K_SCHEMA = 3;
+/** Node kind: a conjunction. */
 export const K_ALL = 4;
+/** Node kind: a disjunction. */
 export const K_ANY = 5;
 
 /** Most member-schema results memoized per node (hostile arguments may bring endless distinct keys). */

@@ -209,7 +209,9 @@ function objectChild(node: NodeBase, key: string, view: View | null): NodeBase {
 class StaticObjectScope implements ObjectScope {
   constructor(private readonly node: NodeBase) {}
   child(key: string): SchemaNode {
-    return this.node.children?.get(key) ?? objectChild(this.node, key, null);
+    const c = this.node.children?.get(key);
+    if (c === undefined) return objectChild(this.node, key, null);
+    return c === CUT_NODE ? UNKNOWN_NODE_IMPL : c;
   }
 }
 
@@ -338,7 +340,9 @@ class StaticArrayScope implements ArrayScope {
   child(index: number): SchemaNode {
     if (!Number.isInteger(index) || index < 0) return UNKNOWN_NODE_IMPL;
     const i = Math.min(index, this.tail);
-    return this.node.items?.get(i) ?? arrayChild(this.node, i);
+    const c = this.node.items?.get(i);
+    if (c === undefined) return arrayChild(this.node, i);
+    return c === CUT_NODE ? UNKNOWN_NODE_IMPL : c;
   }
 }
 

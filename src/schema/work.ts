@@ -116,7 +116,9 @@ export function run<N, T>(work: Work, op: Op<N, T>, node: N): T | typeof DROPPED
     return DROPPED;
   }
   const t = op.temp.get(node);
-  if (t !== undefined && op.frames[t.high] === t.serial) {
+  // Valid only while the frame it depends on is still on the stack (LIFO: then
+  // so is everything below it).
+  if (t !== undefined && t.high < op.stack.size && op.frames[t.high] === t.serial) {
     addCuts(work, t.cuts);
     work.notes |= t.notes;
     return t.value;

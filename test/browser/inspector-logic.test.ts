@@ -267,3 +267,49 @@ describe("the bundled examples", () => {
     );
   });
 });
+
+describe("hostile input", () => {
+  const nested = (depth: number) => `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
+
+  test("args nested 100000 deep: a clear message, no crash", () => {
+    expect(() =>
+      inspectMessage(`{"name":"t","args":${nested(100_000)}}`, "", { kind: "CallMCPTool" }),
+    ).toThrow(
+      "cannot read the protojson input as CallMCPTool: CallMCPTool: cannot decode google.protobuf.Value from JSON: maximum recursion depth of 100 reached",
+    );
+  });
+
+  test("raw text nested 100000 deep is rejected as malformed; the Struct is used", () => {
+    const text = JSON.stringify({ name: "t", args: { a: 1 }, rawArgsJson: nested(100_000) });
+    const r = inspectMessage(text, "");
+    expect([r.raw, r.output, r.diagnostics]).toEqual([
+      "malformed",
+      '{"a":1}',
+      [{ code: "raw-json-invalid", path: "" }],
+    ]);
+  });
+
+  test('"__proto__" is an ordinary key all the way to the page', () => {
+    const text = JSON.stringify({
+      name: "t",
+      rawArgsJson: '{"__proto__":{"x":5}}',
+      args: JSON.parse('{"__proto__":{"x":5}}'),
+    });
+    const r = inspectMessage(
+      text,
+      '{"properties":{"__proto__":{"properties":{"x":{"type":"integer"}}}}}',
+    );
+    expect([r.raw, r.output]).toEqual(["verified", '{"__proto__":{"x":5}}']);
+    expect(r.numbers.map((n) => [n.path, n.mark])).toEqual([["/__proto__/x", "integer restored"]]);
+    expect(({} as Record<string, unknown>).x).toBeUndefined();
+  });
+
+  test("raw text with markup is shown as text: the report carries it verbatim", () => {
+    const raw = '{"s":"<img src=x onerror=alert(1)>"}';
+    const r = inspectMessage(
+      JSON.stringify({ name: "t", args: JSON.parse(raw), rawArgsJson: raw }),
+      "",
+    );
+    expect(r.output).toBe(raw);
+  });
+});

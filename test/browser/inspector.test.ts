@@ -181,6 +181,21 @@ describe("inspector page", () => {
     await page.close();
   });
 
+  test("markup in the arguments stays text", async () => {
+    const { page, problems } = await openPage();
+    const raw = '{"s":"<img src=x onerror=\\"document.title=1\\">","n":1}';
+    await page.fill("#schema", "");
+    await page.fill(
+      "#message",
+      JSON.stringify({ name: "t", args: JSON.parse(raw), rawArgsJson: raw }),
+    );
+    expect(await page.locator("#bridge-output").textContent()).toBe(raw);
+    expect(await page.locator("#report img").count()).toBe(0);
+    expect(await page.title()).toBe("struct-json-bridge inspector");
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   test("garbage input gets a clear message, not a crash", async () => {
     const { page, problems } = await openPage();
     await page.fill("#message", "not base64 at all!");
@@ -232,6 +247,11 @@ describe("live StreamActions over Connect-Web", () => {
       expect(byId.get("never/call_b3Hs9LdT0y")).toBe(
         '{"metric":"p99_latency_ms","threshold":1.0,"window_seconds":300,"severity":null}',
       );
+      mkdirSync(ARTIFACTS, { recursive: true });
+      await page.screenshot({
+        path: join(ARTIFACTS, `inspector-live-${protocol}.png`),
+        fullPage: true,
+      });
       expect(problems).toEqual([]);
       await page.close();
     },

@@ -3,7 +3,7 @@
 // Wires the page: inputs → inspectMessage → render, and the live stream panel.
 
 import { base64Encode } from "@bufbuild/protobuf/wire";
-import { EXAMPLES } from "./examples.js";
+import { EXAMPLES, type InspectorExample } from "./examples.js";
 import { type InspectOptions, type InspectReport, inspectMessage } from "./inspect.js";
 import { streamActions, type WebProtocol } from "./live.js";
 import { InputError } from "./read-message.js";
@@ -101,6 +101,15 @@ function update(): void {
     ui.report.dataset.state = "error";
     if (!(e instanceof InputError)) console.error(e);
   }
+}
+
+let exampleTexts: Map<string, string> | undefined;
+
+/** The example whose message is exactly `text`, so a pasted example is named as such. */
+function exampleWithMessage(text: string): InspectorExample | undefined {
+  exampleTexts ??= new Map(EXAMPLES.map((x) => [x.message(), x.id]));
+  const id = exampleTexts.get(text);
+  return EXAMPLES.find((x) => x.id === id);
 }
 
 function loadExample(id: string): void {
@@ -206,12 +215,11 @@ function init(): void {
     if (ui.example.value === "") return;
     loadExample(ui.example.value);
   });
-  for (const input of [ui.message, ui.schema]) {
-    input.addEventListener("input", () => {
-      if (input === ui.message) ui.example.value = "";
-      update();
-    });
-  }
+  ui.message.addEventListener("input", () => {
+    ui.example.value = exampleWithMessage(ui.message.value)?.id ?? "";
+    update();
+  });
+  ui.schema.addEventListener("input", update);
   for (const select of [ui.kind, ui.rawJson, ui.wholeFloats])
     select.addEventListener("change", update);
   ui.file.addEventListener("change", () => {

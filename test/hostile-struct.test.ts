@@ -1,0 +1,271 @@
+// Issue 7, hostile Structs: what the decoder may receive, built in JS or
+// decoded from protobuf bytes no honest encoder writes (100,000 levels, NaN
+// payloads, Values with no kind, invalid UTF-8, a million repeated values).
+// Each row names the exact error code and path, or bounds the time.
+import { fromBinary, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
+import { type Struct, StructSchema, type Value } from "@bufbuild/protobuf/wkt";
+import { describe, expect, test } from "vitest";
+import { type CallMCPTool, ClientActionSchema } from "../gen/toolbridge/v1/toolbridge_pb.js";
+import { collectDiagnostics } from "../src/diagnostics.js";
+import { structFromJson } from "../src/from-json.js";
+import { jsonObjectToJson, structToJson } from "../src/to-json.js";
+import { toolCallArgumentsJson } from "../src/tool-call.js";
+import * as wire from "./fuzz/wire.js";
+import { BOUND, expectStructJsonError, timed } from "./hostile-helpers.js";
+
+const DEPTH = 100_000;
+
+function value(kind: Value["kind"]): Value {
+  return { $typeName: "google.protobuf.Value", kind };
+}
+function struct(fields: Record<string, Value>): Struct {
+  return { $typeName: "google.protobuf.Struct", fields };
+}
+/** The CallMCPTool in a ClientAction's bytes. */
+function callFrom(bytes: Uint8Array): CallMCPTool {
+  const action = fromBinary(ClientActionSchema, bytes);
+  if (action.action.case !== "callMcpTool") throw new Error("no call in the bytes");
+  return action.action.value;
+}
+
+// Built once: the deepest inputs of this file.
+let deepMessage = value({ case: "nullValue", value: 0 as never });
+for (let i = 0; i < DEPTH; i++) {
+  deepMessage = value({
+    case: "listValue",
+    value: { $typeName: "google.protobuf.ListValue", values: [deepMessage] },
+  });
+}
+let deepPlain: JsonValue = null;
+for (let i = 0; i < DEPTH; i++) deepPlain = [deepPlain];
+const deepBytes = wire.clientAction(wire.struct([["a", wire.deepListValue(DEPTH)]]));
+
+/** Where the default recursionLimit (100) stops a list nested under /a: level 101. */
+const DEEP_PATH = `/a${"/0".repeat(99)}`;
+
+describe("depth 100,000 in a Struct", () => {
+  test("a Struct message built in JS: recursion-limit at level 101", () => {
+    const { ms } = timed(() =>
+      expectStructJsonError(() => structToJson(struct({ a: deepMessage })), {
+        code: "recursion-limit",
+        path: DEEP_PATH,
+      }),
+    );
+    expect(ms).toBeLessThan(BOUND.fast);
+  });
+
+  test("the JsonObject form (CallMCPTool.args): recursion-limit", () => {
+    expectStructJsonError(() => jsonObjectToJson({ a: deepPlain }), {
+      code: "recursion-limit",
+      path: DEEP_PATH,
+    });
+  });
+
+  test("with recursionLimit raised to 10^9 the stack gives out first: recursion-limit, never a RangeError", () => {
+    for (const f of [
+      () => structToJson(struct({ a: deepMessage }), null, { recursionLimit: 1e9 }),
+      () => jsonObjectToJson({ a: deepPlain }, null, { recursionLimit: 1e9 }),
+    ]) {
+      let error: unknown;
+      try {
+        f();
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toMatchObject({ name: "StructJsonError", code: "recursion-limit" });
+      expect((error as Error).cause).toBeInstanceOf(RangeError);
+    }
+  });
+
+  test("from protobuf bytes: protobuf-es's fromBinary stops at its recursionLimit (100) before the decoder sees it", () => {
+    const { ms } = timed(() =>
+      expect(() => fromBinary(ClientActionSchema, deepBytes)).toThrow(
+        /maximum recursion depth of 100 reached/,
+      ),
+    );
+    expect(ms).toBeLessThan(BOUND.fast);
+  });
+
+  test("a deep Struct with raw text beside it: the raw text disagrees, raw-struct-mismatch (never the raw text)", () => {
+    const call = { args: { a: deepPlain } as JsonObject, rawArgsJson: '{"a":[]}' } as CallMCPTool;
+    expectStructJsonError(() => toolCallArgumentsJson(call), {
+      code: "raw-struct-mismatch",
+      path: "/a",
+    });
+  });
+});
+
+describe("NaN and Infinity in NumberValue", () => {
+  const bitRows: [name: string, bits: bigint][] = [
+    ["NaN", 0x7ff8000000000000n],
+    ["NaN with a payload (signalling)", 0x7ff0000000000001n],
+    ["negative NaN", 0xfff8000000000000n],
+    ["+Infinity", 0x7ff0000000000000n],
+    ["-Infinity", 0xfff0000000000000n],
+  ];
+  for (const [name, bits] of bitRows) {
+    test(`${name} from bytes: non-finite-number, or null with the same code as a diagnostic`, () => {
+      const call = callFrom(wire.clientAction(wire.struct([["a", wire.fixed64Bits(2, bits)]])));
+      expectStructJsonError(() => toolCallArgumentsJson(call), {
+        code: "non-finite-number",
+        path: "/a",
+      });
+      const { list, onDiagnostic } = collectDiagnostics();
+      expect(toolCallArgumentsJson(call, null, { nonFinite: "null", onDiagnostic })).toBe(
+        '{"a":null}',
+      );
+      expect(list).toEqual([{ code: "non-finite-number", path: "/a" }]);
+      const nested = fromBinary(
+        StructSchema,
+        wire.struct([["a", wire.listValue([wire.nullValue(), wire.fixed64Bits(2, bits)])]]),
+      );
+      expectStructJsonError(() => structToJson(nested), {
+        code: "non-finite-number",
+        path: "/a/1",
+      });
+    });
+
+    test(`${name} beside raw text: raw-struct-mismatch, never the raw text`, () => {
+      const call = callFrom(
+        wire.clientAction(wire.struct([["a", wire.fixed64Bits(2, bits)]]), '{"a":null}'),
+      );
+      expectStructJsonError(() => toolCallArgumentsJson(call), {
+        code: "raw-struct-mismatch",
+        path: "/a",
+      });
+    });
+  }
+
+  test.each([
+    ["NaN", Number.NaN],
+    ["Infinity", Number.POSITIVE_INFINITY],
+    ["-Infinity", Number.NEGATIVE_INFINITY],
+  ])("%s in a Struct built in JS: non-finite-number", (_name, n) => {
+    const s = struct({
+      x: value({
+        case: "structValue",
+        value: struct({ n: value({ case: "numberValue", value: n }) }),
+      }),
+    });
+    expectStructJsonError(() => structToJson(s), { code: "non-finite-number", path: "/x/n" });
+  });
+});
+
+describe("Values with no kind set", () => {
+  const unsetBytes = wire.struct([
+    ["u", new Uint8Array()],
+    ["l", wire.listValue([wire.nullValue(), new Uint8Array()])],
+  ]);
+
+  test("in a Struct message: value-unset at the first one, or null with diagnostics", () => {
+    const s = fromBinary(StructSchema, unsetBytes);
+    expectStructJsonError(() => structToJson(s), { code: "value-unset", path: "/u" });
+    const { list, onDiagnostic } = collectDiagnostics();
+    expect(structToJson(s, null, { unsetValue: "null", onDiagnostic })).toBe(
+      '{"u":null,"l":[null,null]}',
+    );
+    expect(list).toEqual([
+      { code: "value-unset", path: "/u" },
+      { code: "value-unset", path: "/l/1" },
+    ]);
+  });
+
+  test("a map entry with no value at all reads as an unset Value", () => {
+    const s = fromBinary(StructSchema, wire.len(1, wire.str(1, "k")));
+    expectStructJsonError(() => structToJson(s), { code: "value-unset", path: "/k" });
+  });
+
+  test("in CallMCPTool.args protobuf-es already turned them into null (its JSON mapping of an empty Value)", () => {
+    expect(toolCallArgumentsJson(callFrom(wire.clientAction(unsetBytes)))).toBe(
+      '{"u":null,"l":[null,null]}',
+    );
+  });
+
+  test("in a Struct built in JS", () => {
+    const s = struct({
+      a: value({
+        case: "listValue",
+        value: { $typeName: "google.protobuf.ListValue", values: [value({ case: undefined })] },
+      }),
+    });
+    expectStructJsonError(() => structToJson(s), { code: "value-unset", path: "/a/0" });
+  });
+
+  test.each([
+    ["undefined", undefined],
+    ["a function", () => 1],
+    ["a bigint", 10n],
+    ["a symbol", Symbol("s")],
+  ])("%s in the JsonObject form: value-unset", (_name, v) => {
+    expectStructJsonError(() => jsonObjectToJson({ a: { b: v } } as unknown as JsonObject), {
+      code: "value-unset",
+      path: "/a/b",
+    });
+  });
+});
+
+describe("lone surrogates in Struct strings", () => {
+  // Decision: a Struct built in JS may hold a lone surrogate (protobuf bytes
+  // cannot: see below). The decoder writes it as the \uXXXX escape, exactly as
+  // JSON.stringify does: the text stays valid UTF-8 and nothing is lost or
+  // replaced; a receiver that needs Unicode strings rejects it, as this
+  // package's own encoder does (invalid-unicode).
+  const s = struct({
+    "k\udc00": value({ case: "stringValue", value: "a\ud800b" }),
+    m: value({ case: "stringValue", value: "\u0000 looks like a marker \udfff" }),
+  });
+  const expected = '{"k\\udc00":"a\\ud800b","m":"\\u0000 looks like a marker \\udfff"}';
+
+  test("written as \\u escapes, in every output mode", () => {
+    expect(structToJson(s)).toBe(expected);
+    expect(structToJson(s, null, { canonical: true })).toBe(expected);
+    expect(structToJson(s, { properties: { m: { type: "string" } } }, { indent: 1 })).toBe(
+      JSON.stringify(JSON.parse(expected), null, 1),
+    );
+  });
+
+  test("the encoder refuses that text: invalid-unicode", () => {
+    expectStructJsonError(() => structFromJson(expected), {
+      code: "invalid-unicode",
+      path: "",
+      position: 9,
+    });
+  });
+
+  test("protobuf bytes cannot carry one: invalid UTF-8 in a Struct string or key fails in fromBinary", () => {
+    const surrogateUtf8 = Uint8Array.of(0xed, 0xa0, 0x80); // CESU-8 for U+D800
+    for (const bytes of [
+      wire.struct([["k", wire.len(3, surrogateUtf8)]]),
+      wire.len(1, wire.concat(wire.len(1, surrogateUtf8), wire.len(2, wire.nullValue()))),
+      wire.struct([["k", wire.len(3, Uint8Array.of(0xff))]]),
+    ]) {
+      expect(() => fromBinary(StructSchema, bytes)).toThrow(TypeError);
+    }
+  });
+});
+
+describe("huge repeated fields from bytes", () => {
+  test("a ListValue of 1,000,000 nulls: decoded and written in bounded time", () => {
+    const N = 1_000_000;
+    const one = wire.len(1, wire.nullValue());
+    const body = new Uint8Array(one.length * N);
+    for (let i = 0; i < N; i++) body.set(one, i * one.length);
+    const bytes = wire.clientAction(wire.struct([["a", wire.len(wire.V.list, body)]]));
+    const { result, ms } = timed(() => toolCallArgumentsJson(callFrom(bytes)));
+    expect(result.length).toBe(`{"a":[]}`.length + 5 * N - 1);
+    expect(result.startsWith('{"a":[null,null,')).toBe(true);
+    expect(ms).toBeLessThan(BOUND.big);
+  });
+
+  test("a key repeated 100,000 times: protobuf keeps the last entry (map semantics), and raw text still has to agree", () => {
+    const entries: [string, Uint8Array][] = [];
+    for (let i = 0; i < 100_000; i++) entries.push(["k", wire.numberValue(i)]);
+    const bytes = wire.clientAction(wire.struct(entries), '{"k":0}');
+    const call = callFrom(bytes);
+    expect(toolCallArgumentsJson(call, null, { rawJson: "ignore" })).toBe('{"k":99999}');
+    expectStructJsonError(() => toolCallArgumentsJson(call), {
+      code: "raw-struct-mismatch",
+      path: "/k",
+    });
+  });
+});
