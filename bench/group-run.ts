@@ -13,7 +13,7 @@ import {
 import { describeError, type PackageApi } from "./package-api.js";
 import type { Payload, PayloadName } from "./payloads.js";
 import type { OperationResult } from "./report.js";
-import { type TimingSettings, timeRound } from "./timing.js";
+import { calibrateBatch, type TimingSettings, timeRound } from "./timing.js";
 
 /** Settings of the --quick smoke run: seconds in all. */
 export const quickSettings: TimingSettings = Object.freeze({
@@ -29,8 +29,9 @@ export const fullSettings: Readonly<Record<PayloadName, TimingSettings>> = Objec
   S: { time: 300, iterations: 10, warmupTime: 100, warmupIterations: 5, minSampleMs: 2 },
   M: { time: 300, iterations: 10, warmupTime: 100, warmupIterations: 5, minSampleMs: 2 },
   Deep: { time: 300, iterations: 10, warmupTime: 100, warmupIterations: 5, minSampleMs: 2 },
-  L: { time: 1000, iterations: 5, warmupTime: 200, warmupIterations: 2, minSampleMs: 2 },
-  XL: { time: 1, iterations: 3, warmupTime: 1, warmupIterations: 1, minSampleMs: 1 },
+  L: { time: 600, iterations: 5, warmupTime: 200, warmupIterations: 2, minSampleMs: 2 },
+  // XL calls take seconds: three samples per round, warmed by the calibration call.
+  XL: { time: 1, iterations: 3, warmupTime: 0, warmupIterations: 0, minSampleMs: 1 },
 });
 
 /** What a group run reports back to the parent. */
@@ -102,12 +103,14 @@ export async function runGroup(
   const inputs = new PayloadInputs(payload, api);
   const notes: string[] = [];
   const slots = prepareGroup(inputs, group);
-  const live = slots.filter((s) => s.op !== undefined);
+  const live = slots
+    .filter((s) => s.op !== undefined)
+    .map((s) => ({ ...s, batch: calibrateBatch(s.op!, settings.minSampleMs) }));
   for (let round = 0; round < rounds && live.length > 0; round++) {
     // No operation always runs first (cold caches) or last (a heap grown by the others).
     const order = live.map((_, i) => live[(i + round) % live.length]!);
     const timed = await timeRound(
-      order.map((s) => ({ id: s.result.id, op: s.op! })),
+      order.map((s) => ({ id: s.result.id, op: s.op!, batch: s.batch })),
       settings,
     );
     for (const s of live) {

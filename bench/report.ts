@@ -98,12 +98,15 @@ export function timeRatio(
   return { value: median(per), min: Math.min(...per), max: Math.max(...per) };
 }
 
+const fmtNumber = (x: number): string =>
+  x >= 10 ? x.toFixed(1) : x >= 0.1 ? x.toFixed(2) : x.toPrecision(2);
+
 const fmtRatio = (q: Ratio | undefined): string =>
   q === undefined
     ? "n/a"
     : q.min === q.max
-      ? `${q.value.toFixed(2)}×`
-      : `${q.value.toFixed(2)}× (${q.min.toFixed(2)}–${q.max.toFixed(2)})`;
+      ? `${fmtNumber(q.value)}×`
+      : `${fmtNumber(q.value)}× (${fmtNumber(q.min)}–${fmtNumber(q.max)})`;
 
 function fmtMBps(r: RunResults, id: string, payload: PayloadName): string {
   const o = find(r, id, payload);

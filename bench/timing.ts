@@ -13,7 +13,7 @@ export interface TimingSettings {
   readonly iterations: number;
   /** tinybench warm-up budget per task, in ms. */
   readonly warmupTime: number;
-  /** tinybench minimum warm-up samples per task. */
+  /** tinybench minimum warm-up samples per task; 0 skips tinybench's warm-up (the calibration call warms). */
   readonly warmupIterations: number;
   /** A sample runs the operation in a loop for at least this long, so that the timer's resolution does not matter. */
   readonly minSampleMs: number;
@@ -29,10 +29,15 @@ export type RoundResult = { readonly ms: number } | { readonly error: string };
  */
 export let undefinedResults = 0;
 
-/** How many calls one sample makes: enough to last `minSampleMs`. */
-function calibrateBatch(op: PreparedOperation, minSampleMs: number): number {
+/** Most calls per sample of an operation with `refill`: each call needs its own fresh input, built outside the timing. */
+const maxRefillBatch = 64;
+
+/** How many calls one sample makes: enough to last `minSampleMs`. The first call also warms the code. */
+export function calibrateBatch(op: PreparedOperation, minSampleMs: number): number {
   op.refill?.(1);
-  if (op.call() === undefined) undefinedResults++; // warm: the first call compiles
+  const first = performance.now();
+  if (op.call() === undefined) undefinedResults++;
+  if (performance.now() - first >= minSampleMs) return 1; // big payloads: no need for more calls
   let calls = 0;
   const start = performance.now();
   let elapsed = 0;
@@ -43,12 +48,13 @@ function calibrateBatch(op: PreparedOperation, minSampleMs: number): number {
     elapsed = performance.now() - start;
   }
   const perCall = elapsed / calls;
-  return Math.max(1, Math.min(100_000, Math.ceil(minSampleMs / Math.max(perCall, 1e-6))));
+  const batch = Math.max(1, Math.min(100_000, Math.ceil(minSampleMs / Math.max(perCall, 1e-6))));
+  return op.refill === undefined ? batch : Math.min(batch, maxRefillBatch);
 }
 
 /** Times the given operations in one tinybench run, in the given order; returns ms per call (median of samples). */
 export async function timeRound(
-  tasks: readonly { readonly id: string; readonly op: PreparedOperation }[],
+  tasks: readonly { readonly id: string; readonly op: PreparedOperation; readonly batch: number }[],
   settings: TimingSettings,
 ): Promise<Map<string, RoundResult>> {
   const bench = new Bench({
@@ -56,11 +62,11 @@ export async function timeRound(
     iterations: settings.iterations,
     warmupTime: settings.warmupTime,
     warmupIterations: settings.warmupIterations,
+    warmup: settings.warmupIterations > 0,
     throws: false,
   });
   const batches = new Map<string, number>();
-  for (const { id, op } of tasks) {
-    const batch = calibrateBatch(op, settings.minSampleMs);
+  for (const { id, op, batch } of tasks) {
     batches.set(id, batch);
     const call = op.call;
     const refill = op.refill;

@@ -6,18 +6,26 @@
 // - rejected (never matches; `objectScope` notes `schema-too-complex` at the
 //   object's position): longer than MAX_PATTERN_LENGTH, a backreference, a
 //   repeated group that contains a quantifier or an alternation (`(a+)+`,
-//   `(a|aa)*`: exponential), more than three unbounded quantifiers, or not a
-//   valid regex (compiled with the `u` flag, else without it);
+//   `(a|aa)*`: exponential), more than three unbounded quantifiers, more than
+//   MAX_CHOICES ways to choose among its bounded quantifiers and alternatives
+//   (`a?a?…a?aa…a`, `a{0,30}` eight times, `(a|a)` thirty times: each is
+//   exponential in the count, whatever the key), or not a valid regex
+//   (compiled with the `u` flag, else without it);
 // - polynomial backtracking is bounded by the key length: a key longer than the
 //   pattern's limit (4096 code units with at most one unbounded quantifier, 256
-//   with two, 48 with three) is not tested, and that member's position reads
-//   as too complex.
+//   with two, 48 with three; lower when bounded choices multiply the cost, so
+//   that about STEP_BUDGET steps suffice) is not tested, and that member's
+//   position reads as too complex.
 
 /** Longest pattern text run at all. */
 export const MAX_PATTERN_LENGTH = 256;
 
 const KEY_LIMITS = [4096, 4096, 256, 48];
 const MAX_UNBOUNDED = 3;
+/** Most ways a pattern may choose among bounded quantifiers (`?`, `{1,3}`) and alternatives. */
+export const MAX_CHOICES = 4096;
+/** Backtracking steps allowed per key (keyLength^(unbounded+1) × choices): 4096² as before. */
+const STEP_BUDGET = 2 ** 24;
 
 /** A pattern judged safe to run. */
 export interface SafePattern {
@@ -28,11 +36,15 @@ export interface SafePattern {
 /** Compiles a `patternProperties` pattern under the policy above; undefined when rejected. */
 export function compileSafePattern(source: string): SafePattern | undefined {
   if (source.length > MAX_PATTERN_LENGTH) return undefined;
-  const unbounded = countUnboundedIfSafe(source);
-  if (unbounded < 0) return undefined;
+  const cost = backtrackingCost(source);
+  if (cost === undefined) return undefined;
   const re = compile(source);
   if (re === undefined) return undefined;
-  const limit = KEY_LIMITS[unbounded]!;
+  const { unbounded, choices } = cost;
+  const limit = Math.min(
+    KEY_LIMITS[unbounded]!,
+    Math.floor((STEP_BUDGET / choices) ** (1 / (unbounded + 1))),
+  );
   return { test: (key) => (key.length > limit ? undefined : re.test(key)) };
 }
 
@@ -51,12 +63,21 @@ function compile(source: string): RegExp | undefined {
 interface Group {
   quantified: boolean;
   alternation: boolean;
+  /** Alternatives directly in this group (1 + its `|`s). */
+  alternatives: number;
 }
 
-/** Number of unbounded quantifiers, or -1 when the pattern is rejected. */
-function countUnboundedIfSafe(p: string): number {
-  const stack: Group[] = [{ quantified: false, alternation: false }];
+/** What backtracking may cost: unbounded quantifiers, and the product of every other choice. */
+interface Cost {
+  unbounded: number;
+  choices: number;
+}
+
+/** The pattern's backtracking cost, or undefined when the pattern is rejected. */
+function backtrackingCost(p: string): Cost | undefined {
+  const stack: Group[] = [{ quantified: false, alternation: false, alternatives: 1 }];
   let unbounded = 0;
+  let choices = 1;
   let i = 0;
   while (i < p.length) {
     const c = p[i]!;
@@ -64,47 +85,57 @@ function countUnboundedIfSafe(p: string): number {
     let closed: Group | undefined;
     if (c === "\\") {
       const n = p[i + 1];
-      if (n === undefined) return -1;
-      if ((n >= "1" && n <= "9") || n === "k") return -1; // backreference
+      if (n === undefined) return undefined;
+      if ((n >= "1" && n <= "9") || n === "k") return undefined; // backreference
       atomEnd = i + 2;
       if ((n === "u" || n === "p" || n === "P") && p[i + 2] === "{") {
         const close = p.indexOf("}", i + 3);
-        if (close < 0) return -1;
+        if (close < 0) return undefined;
         atomEnd = close + 1;
       }
     } else if (c === "[") {
       let j = i + 1;
       while (j < p.length && p[j] !== "]") j += p[j] === "\\" ? 2 : 1;
-      if (j >= p.length) return -1;
+      if (j >= p.length) return undefined;
       atomEnd = j + 1;
     } else if (c === "(") {
-      stack.push({ quantified: false, alternation: false });
+      stack.push({ quantified: false, alternation: false, alternatives: 1 });
       i = p[i + 1] === "?" ? skipGroupPrefix(p, i + 2) : i + 1;
       continue;
     } else if (c === ")") {
-      if (stack.length < 2) return -1;
+      if (stack.length < 2) return undefined;
       closed = stack.pop()!;
+      choices *= closed.alternatives;
     } else if (c === "|") {
-      stack[stack.length - 1]!.alternation = true;
+      const g = stack[stack.length - 1]!;
+      g.alternation = true;
+      g.alternatives++;
       i++;
       continue;
     }
     const q = readQuantifier(p, atomEnd);
     const top = stack[stack.length - 1]!;
     if (closed !== undefined) {
-      if (q?.repeats && (closed.quantified || closed.alternation)) return -1;
+      if (q?.repeats && (closed.quantified || closed.alternation)) return undefined;
       top.quantified ||= closed.quantified;
       top.alternation ||= closed.alternation;
     }
     if (q !== undefined) {
       top.quantified = true;
-      if (q.unbounded && ++unbounded > MAX_UNBOUNDED) return -1;
+      if (q.unbounded) {
+        if (++unbounded > MAX_UNBOUNDED) return undefined;
+      } else {
+        choices *= q.choices;
+      }
+      if (choices > MAX_CHOICES) return undefined;
       i = q.end;
     } else {
       i = atomEnd;
     }
   }
-  return stack.length === 1 ? unbounded : -1;
+  if (stack.length !== 1) return undefined;
+  choices *= stack[0]!.alternatives;
+  return choices > MAX_CHOICES ? undefined : { unbounded, choices };
 }
 
 function skipGroupPrefix(p: string, i: number): number {
@@ -120,6 +151,8 @@ interface Quantifier {
   end: number;
   repeats: boolean;
   unbounded: boolean;
+  /** For a bounded quantifier: how many counts it may match (max − min + 1). */
+  choices: number;
 }
 
 /** Bounded repetitions above this count are treated as unbounded. */
@@ -128,14 +161,19 @@ const LARGE_REPEAT = 32;
 function readQuantifier(p: string, i: number): Quantifier | undefined {
   const c = p[i];
   let q: Quantifier | undefined;
-  if (c === "*" || c === "+") q = { end: i + 1, repeats: true, unbounded: true };
-  else if (c === "?") q = { end: i + 1, repeats: false, unbounded: false };
+  if (c === "*" || c === "+") q = { end: i + 1, repeats: true, unbounded: true, choices: 1 };
+  else if (c === "?") q = { end: i + 1, repeats: false, unbounded: false, choices: 2 };
   else if (c === "{") {
     const m = /^\{(\d+)(,(\d*))?\}/.exec(p.slice(i, i + 24));
     if (m === null) return undefined;
     const min = Number(m[1]);
     const max = m[2] === undefined ? min : m[3] === "" ? Number.POSITIVE_INFINITY : Number(m[3]);
-    q = { end: i + m[0].length, repeats: max > 1, unbounded: max > LARGE_REPEAT };
+    q = {
+      end: i + m[0].length,
+      repeats: max > 1,
+      unbounded: max > LARGE_REPEAT,
+      choices: max >= min ? max - min + 1 : 1,
+    };
   }
   if (q !== undefined && p[q.end] === "?") q.end++;
   return q;
