@@ -1,0 +1,371 @@
+// Issue 7, hostile tool schemas (they come from third-party MCP servers):
+// $ref cycles, 10,000-way anyOf, 30 levels of nested anyOf, patterns that
+// backtrack catastrophically, remote $refs (never fetched), prototype-named
+// members and a polluted Object.prototype. Each test pins the exact output and
+// diagnostics, and bounds the time.
+import http from "node:http";
+import https from "node:https";
+import type { AddressInfo } from "node:net";
+import { describe, expect, test, vi } from "vitest";
+import { structFromJson } from "../src/from-json.js";
+import type { JsonSchema } from "../src/json-schema.js";
+import { compileSchema } from "../src/schema/index.js";
+import { compileSafePattern } from "../src/schema/safe-regex.js";
+import { inspectNumbers, structToJson } from "../src/to-json.js";
+import { toolCallArgumentsJson, toolCallFromJson } from "../src/tool-call.js";
+import { BOUND, timed } from "./hostile-helpers.js";
+
+/** Decodes `args` (JSON text) under `schema`; returns the text and the diagnostics as "code path". */
+function decode(schema: unknown, args: string): { out: string; notes: string[]; ms: number } {
+  const notes: string[] = [];
+  const struct = structFromJson(args);
+  const { result, ms } = timed(() =>
+    structToJson(struct, schema as JsonSchema, {
+      onDiagnostic: (d) => notes.push(`${d.code} ${d.path}`),
+    }),
+  );
+  return { out: result, notes, ms };
+}
+
+describe("$ref cycles", () => {
+  const rows: [name: string, schema: unknown, args: string, out: string, notes?: string[]][] = [
+    ["the root refers to itself", { $ref: "#" }, '{"a":1,"b":[2.5]}', '{"a":1,"b":[2.5]}'],
+    [
+      "itself beside a real keyword",
+      { $ref: "#", type: "object", properties: { a: { type: "number" } } },
+      '{"a":1}',
+      '{"a":1.0}',
+    ],
+    [
+      "a ↔ b",
+      {
+        $defs: { a: { $ref: "#/$defs/b" }, b: { $ref: "#/$defs/a" } },
+        properties: { x: { $ref: "#/$defs/a" } },
+      },
+      '{"x":1}',
+      '{"x":1}',
+    ],
+    [
+      "allOf containing itself",
+      { allOf: [{ $ref: "#" }], properties: { x: { type: "integer" } } },
+      '{"x":1.0}',
+      '{"x":1}',
+    ],
+    [
+      "anyOf containing itself",
+      { anyOf: [{ $ref: "#" }, { properties: { x: { type: "number" } } }] },
+      '{"x":1}',
+      '{"x":1.0}',
+    ],
+    [
+      "an anchor whose anyOf refers to the anchor",
+      {
+        $defs: { a: { $anchor: "A", anyOf: [{ $ref: "#A" }, { type: "integer" }] } },
+        properties: { x: { $ref: "#A" } },
+      },
+      '{"x":1.0}',
+      '{"x":1}',
+    ],
+    [
+      "$dynamicRef to the root's own $dynamicAnchor",
+      {
+        $dynamicAnchor: "n",
+        properties: { x: { $dynamicRef: "#n" }, v: { type: "number" } },
+      },
+      '{"x":{"x":{"v":1}},"v":2}',
+      '{"x":{"x":{"v":1.0}},"v":2.0}',
+    ],
+    [
+      "a recursive tree over data 40 levels deep",
+      {
+        type: "object",
+        properties: { v: { type: "number" }, kids: { type: "array", items: { $ref: "#" } } },
+      },
+      (() => {
+        let t = '{"v":0}';
+        for (let i = 0; i < 23; i++) t = `{"v":${i},"kids":[${t}]}`;
+        return t;
+      })(),
+      (() => {
+        let t = '{"v":0.0}';
+        for (let i = 0; i < 23; i++) t = `{"v":${i}.0,"kids":[${t}]}`;
+        return t;
+      })(),
+    ],
+  ];
+  for (const [name, schema, args, out, notes = []] of rows) {
+    test(name, () => {
+      const r = decode(schema, args);
+      expect(r.out).toBe(out);
+      expect(r.notes).toEqual(notes);
+      expect(r.ms).toBeLessThan(BOUND.fast);
+    });
+  }
+
+  test("a real object cycle (a JS caller's schema): terminates", () => {
+    const schema: Record<string, unknown> = { type: "object" };
+    schema.properties = { self: schema, n: { type: "number" } };
+    const r = decode(schema, '{"self":{"self":{"n":1}},"n":2}');
+    expect(r.out).toBe('{"self":{"self":{"n":1.0}},"n":2.0}');
+    expect(r.ms).toBeLessThan(BOUND.fast);
+  });
+});
+
+describe("10,000-way anyOf", () => {
+  test("10,000 identical integer branches: read as integer", () => {
+    const schema = {
+      properties: { a: { anyOf: Array.from({ length: 10_000 }, () => ({ type: "integer" })) } },
+    };
+    const r = decode(schema, '{"a":1.0}');
+    expect(r.out).toBe('{"a":1}');
+    expect(r.notes).toEqual([]);
+    expect(r.ms).toBeLessThan(BOUND.big);
+  });
+
+  test("10,000 distinct object branches past the work budget: schema-too-complex at the object, values untouched", () => {
+    const schema = {
+      anyOf: Array.from({ length: 10_000 }, (_, i) => ({
+        type: "object",
+        properties: { a: { type: i % 2 ? "integer" : "number" }, [`k${i}`]: { const: i } },
+        required: [`k${i}`],
+      })),
+    };
+    const r = decode(schema, '{"a":1,"b":{"c":2.0}}');
+    expect(r.out).toBe('{"a":1,"b":{"c":2}}');
+    expect(r.notes).toEqual(["schema-too-complex "]);
+    expect(r.ms).toBeLessThan(BOUND.big);
+    // The failure is remembered: the next call gives up at once.
+    expect(decode(schema, '{"a":1}').ms).toBeLessThan(BOUND.fast);
+  });
+});
+
+describe("30 levels of nested anyOf", () => {
+  test("shared branches (2^30 paths): read once per node", () => {
+    let n: unknown = { type: "integer" };
+    for (let i = 0; i < 30; i++) n = { anyOf: [n, { anyOf: [n, { type: "null" }] }] };
+    const r = decode({ properties: { a: n } }, '{"a":1.0}');
+    expect(r.out).toBe('{"a":1}');
+    expect(r.notes).toEqual([]);
+    expect(r.ms).toBeLessThan(BOUND.fast);
+  });
+
+  test("object branches nested 30 deep, over data 30 deep", () => {
+    let n: unknown = { type: "integer" };
+    for (let i = 0; i < 30; i++) {
+      n = {
+        anyOf: [
+          { type: "object", properties: { x: n }, required: ["x"] },
+          { type: "object", properties: { y: n }, required: ["y"] },
+        ],
+      };
+    }
+    let args = "1.0";
+    for (let i = 0; i < 30; i++) args = `{"x":${args}}`;
+    const r = decode({ properties: { a: n } }, `{"a":${args}}`);
+    expect(r.out).toBe(`{"a":${args.replace("1.0", "1")}}`);
+    expect(r.notes).toEqual([]);
+    expect(r.ms).toBeLessThan(BOUND.fast);
+  });
+
+  test("integer and number mixed at every level: ambiguous", () => {
+    let n: unknown = { type: "number" };
+    for (let i = 0; i < 30; i++)
+      n = { anyOf: [{ anyOf: [n, { type: "integer" }] }, { allOf: [n] }] };
+    const r = decode({ properties: { a: n } }, '{"a":1,"b":2}');
+    expect(r.out).toBe('{"a":1,"b":2}');
+    expect(r.notes).toEqual(["ambiguous-number /a"]);
+    expect(r.ms).toBeLessThan(BOUND.fast);
+  });
+});
+
+describe("patternProperties that backtrack catastrophically (policy: src/schema/safe-regex.ts)", () => {
+  const evilKey = `${"a".repeat(40)}!`;
+  const rows: [name: string, pattern: string, args: Record<string, number>, notes: string[]][] = [
+    ["nested quantifier (a+)+", "^(a+)+$", { [evilKey]: 1 }, ["schema-too-complex "]],
+    ["alternation under a star (a|aa)*", "^(a|aa)*$", { [evilKey]: 1 }, ["schema-too-complex "]],
+    ["nested bounded repeats", "^(a{1,40}){1,40}$", { [evilKey]: 1 }, ["schema-too-complex "]],
+    ["a backreference", "(a)\\1", { aa: 1 }, ["schema-too-complex "]],
+    ["four unbounded quantifiers", "a*a*a*a*b", { [evilKey]: 1 }, ["schema-too-complex "]],
+    ["longer than 256 characters", "a".repeat(257), { a: 1 }, ["schema-too-complex "]],
+    [
+      "three unbounded quantifiers, key above 48: that member only",
+      "^a*a*a*b$",
+      { ["a".repeat(49)]: 1, aab: 2 },
+      [`schema-too-complex /${"a".repeat(49)}`],
+    ],
+    // Regressions: bounded choices multiply; these passed the policy and hung
+    // (8 × a{0,30}: 3 s at 40 characters, 43 s at 60; a?×36 then a×36: minutes).
+    [
+      "eight a{0,30} in a row",
+      `^${"a{0,30}".repeat(8)}b`,
+      { [evilKey]: 1 },
+      ["schema-too-complex "],
+    ],
+    [
+      "36 optional a's then 36 a's",
+      `^${"a?".repeat(36)}${"a".repeat(36)}$`,
+      { [evilKey]: 1 },
+      ["schema-too-complex "],
+    ],
+    [
+      "30 two-way alternations",
+      `^${"(?:a|a)".repeat(30)}b`,
+      { [evilKey]: 1 },
+      ["schema-too-complex "],
+    ],
+  ];
+  for (const [name, pattern, args, notes] of rows) {
+    test(name, () => {
+      const schema = JSON.parse(
+        JSON.stringify({ patternProperties: { [pattern]: { type: "integer" } } }),
+      );
+      const r = decode(schema, JSON.stringify(args));
+      expect(r.out).toBe(JSON.stringify(args));
+      expect(r.notes).toEqual(notes);
+      expect(r.ms).toBeLessThan(BOUND.fast);
+    });
+  }
+
+  test("patterns with few choices stay accepted and fast on the longest keys they test", () => {
+    for (const pattern of [
+      "^\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}$",
+      "^(foo|bar|baz)_[0-9]+$",
+      "a{0,31}a{0,31}a{0,3}b",
+      "a?a?a?a?a?a?a?a?a?a?a?a?b",
+      "^[a-z]{2,8}-[0-9a-f]{8}$",
+    ]) {
+      const safe = compileSafePattern(pattern);
+      expect(safe, pattern).toBeDefined();
+      const { ms } = timed(() => {
+        for (const n of [48, 256, 4096]) safe!.test("a".repeat(n));
+      });
+      expect(ms, pattern).toBeLessThan(BOUND.fast);
+    }
+  });
+});
+
+describe("remote $ref is never fetched", () => {
+  test("no fetch, no http(s) request, no connection reaches a server: schema-ref-unresolved", async () => {
+    let requests = 0;
+    const server = http.createServer((_req, res) => {
+      requests++;
+      res.setHeader("content-type", "application/schema+json");
+      res.end('{"type":"integer"}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const fetchSpy = vi.fn(() => Promise.reject(new Error("no network in tests")));
+    vi.stubGlobal("fetch", fetchSpy);
+    const spies = [
+      vi.spyOn(http, "request"),
+      vi.spyOn(http, "get"),
+      vi.spyOn(https, "request"),
+      vi.spyOn(https, "get"),
+    ];
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const rows: [schema: unknown, args: string, out: string, notes: string[]][] = [
+        [
+          {
+            type: "object",
+            properties: { x: { $ref: `${base}/int.json` }, y: { type: "number" } },
+          },
+          '{"x":1.0,"y":2}',
+          '{"x":1,"y":2.0}',
+          ["schema-ref-unresolved /x"],
+        ],
+        [{ $ref: `${base}/int.json` }, '{"x":1}', '{"x":1}', ["schema-ref-unresolved "]],
+        [
+          { $id: `${base}/root.json`, properties: { x: { $ref: "other.json#/a" } } },
+          '{"x":[1]}',
+          '{"x":[1]}',
+          ["schema-ref-unresolved /x"],
+        ],
+        [
+          {
+            properties: {
+              x: { $dynamicRef: `${base.replace("http", "https")}/d.json#n` },
+              l: { items: { $ref: `${base}/int.json` } },
+            },
+          },
+          '{"x":1,"l":[1,2]}',
+          '{"x":1,"l":[1,2]}',
+          ["schema-ref-unresolved /x", "schema-ref-unresolved /l/0", "schema-ref-unresolved /l/1"],
+        ],
+        [
+          {
+            $schema: `${base}/meta.json`,
+            allOf: [{ $ref: `${base}/int.json` }],
+            properties: { y: { type: "number" } },
+          },
+          '{"y":2}',
+          '{"y":2.0}',
+          ["schema-ref-unresolved "],
+        ],
+      ];
+      for (const [schema, args, out, notes] of rows) {
+        const r = decode(schema, args);
+        expect(r.out).toBe(out);
+        expect(r.notes).toEqual(notes);
+        compileSchema(schema as JsonSchema);
+        inspectNumbers(structFromJson(args), schema as JsonSchema);
+        // The raw-text path reads the schema too (integer-written-as-float).
+        const call = toolCallFromJson({ name: "t", argumentsJson: args });
+        expect(toolCallArgumentsJson(call, schema as JsonSchema)).toBe(args);
+      }
+      // Give any stray request time to arrive.
+      await new Promise((r) => setTimeout(r, 100));
+      expect(requests).toBe(0);
+      expect(fetchSpy).not.toHaveBeenCalled();
+      for (const spy of spies) expect(spy).not.toHaveBeenCalled();
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+      vi.unstubAllGlobals();
+      await new Promise((r) => server.close(r));
+    }
+  });
+});
+
+describe("prototype-named members and a polluted Object.prototype", () => {
+  test("properties named __proto__, constructor, toString (schema from JSON text) apply to those members", () => {
+    const schema = JSON.parse(
+      '{"properties":{"__proto__":{"type":"number"},"constructor":{"type":"integer"},"toString":{"$ref":"#/$defs/__proto__"}},"$defs":{"__proto__":{"type":"number"}}}',
+    );
+    const r = decode(schema, '{"__proto__":5,"constructor":6.0,"toString":7,"other":8.0}');
+    expect(r.out).toBe('{"__proto__":5.0,"constructor":6,"toString":7.0,"other":8}');
+    expect(r.notes).toEqual([]);
+  });
+
+  test("a schema written as a JS literal with __proto__ (its prototype, not a member) describes no member", () => {
+    const schema = { properties: { __proto__: { type: "number" } } } as unknown as JsonSchema;
+    const r = decode(schema, '{"__proto__":5,"type":1.0}');
+    expect(r.out).toBe('{"__proto__":5,"type":1}');
+  });
+
+  test("keywords inherited from a polluted Object.prototype are ignored", () => {
+    const proto = Object.prototype as Record<string, unknown>;
+    const polluted = ["type", "properties", "additionalProperties", "$ref", "anyOf", "items"];
+    try {
+      proto.type = "number";
+      proto.properties = { a: { type: "number" } };
+      proto.additionalProperties = { type: "number" };
+      proto.$ref = "#/nowhere";
+      proto.anyOf = [{ type: "number" }];
+      proto.items = { type: "number" };
+      const r = decode({ properties: { b: { type: "integer" } } }, '{"a":1,"b":2.0,"c":[3]}');
+      expect(r.out).toBe('{"a":1,"b":2,"c":[3]}');
+      expect(r.notes).toEqual([]);
+    } finally {
+      for (const k of polluted) delete proto[k];
+    }
+    expect(Object.keys(Object.prototype)).toEqual([]);
+  });
+
+  test("decoding with such schemas changes no prototype", () => {
+    const schema = JSON.parse(
+      '{"properties":{"__proto__":{"properties":{"polluted":{"type":"integer"}}}},"patternProperties":{"^__":{"type":"integer"}}}',
+    );
+    decode(schema, '{"__proto__":{"polluted":1},"__x":2}');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.keys(Object.prototype)).toEqual([]);
+  });
+});
