@@ -7,17 +7,20 @@
 //   --rounds N         timing rounds (default 5; XL runs at most 3)
 //   --payloads S,M,..  only these payloads (default S,M,L,XL,Deep)
 //   --no-memory        skip the peak-memory child processes
+//   --built            measure the package compiled by tsc (to bench/out/pkg/) instead of src/
+//                      through tsx, whose keepNames wrappers cost a little per closure created
 //
 // Exit status: 0 when the harness ran, whatever the figures; 1 when the harness itself
 // broke (a baseline failed, a child process crashed, an exception escaped).
 
-import { mkdirSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, loadavg, totalmem } from "node:os";
 import { fileURLToPath } from "node:url";
 import type { GroupRunResult } from "./group-run.js";
 import { type MemoryResult, measureMemory, runChild } from "./memory.js";
 import { operations } from "./operations.js";
-import { loadPackageApi, type PackageApi } from "./package-api.js";
+import { loadPackageApi, type PackageApi, packageSource } from "./package-api.js";
 import { type PayloadName, payloadNames } from "./payloads.js";
 import { type OperationResult, type RunResults, renderReport } from "./report.js";
 
@@ -26,6 +29,7 @@ interface CliOptions {
   readonly rounds: number;
   readonly payloads: readonly PayloadName[];
   readonly memory: boolean;
+  readonly built: boolean;
 }
 
 function parseArgs(argv: readonly string[]): CliOptions {
@@ -33,10 +37,12 @@ function parseArgs(argv: readonly string[]): CliOptions {
   let rounds: number | undefined;
   let payloads: PayloadName[] = [...payloadNames];
   let memory = true;
+  let built = false;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === "--quick") quick = true;
     else if (a === "--no-memory") memory = false;
+    else if (a === "--built") built = true;
     else if (a === "--rounds") rounds = Number(argv[++i]);
     else if (a === "--payloads") {
       payloads = (argv[++i] ?? "").split(",") as PayloadName[];
@@ -49,7 +55,7 @@ function parseArgs(argv: readonly string[]): CliOptions {
   if (rounds !== undefined && !(Number.isInteger(rounds) && rounds >= 1)) {
     throw new Error("--rounds needs a positive integer");
   }
-  return { quick, rounds: rounds ?? (quick ? 1 : 5), payloads, memory };
+  return { quick, rounds: rounds ?? (quick ? 1 : 5), payloads, memory, built };
 }
 
 /** The operations measured for peak memory, on L. */
@@ -82,13 +88,36 @@ function environment(api: PackageApi, opts: CliOptions): string[] {
     `load average at start: ${loadavg()
       .map((x) => x.toFixed(2))
       .join(" ")}`,
-    `package: ${api.loadError === undefined ? have : `did not load (${api.loadError})`}`,
+    `package from ${packageSource()}: ${api.loadError === undefined ? have : `did not load (${api.loadError})`}`,
     `rounds: ${opts.rounds}; payloads: ${opts.payloads.join(", ")}`,
   ];
 }
 
+/** Compiles the package with tsc to bench/out/pkg/ and points the children at it (BENCH_PACKAGE). */
+function buildPackage(): void {
+  const root = fileURLToPath(new URL("../", import.meta.url));
+  const outDir = fileURLToPath(new URL("./out/pkg/", import.meta.url));
+  rmSync(outDir, { recursive: true, force: true });
+  // tsc emits even when some file does not typecheck (other work in progress): only missing output is fatal.
+  spawnSync(
+    process.execPath,
+    [
+      `${root}node_modules/typescript/bin/tsc`,
+      "-p",
+      `${root}tsconfig.build.json`,
+      "--outDir",
+      outDir,
+    ],
+    { stdio: "ignore" },
+  );
+  const index = `${outDir}src/index.js`;
+  if (!existsSync(index)) throw new Error(`tsc did not write ${index}`);
+  process.env.BENCH_PACKAGE = index;
+}
+
 async function main(): Promise<void> {
   const opts = parseArgs(process.argv.slice(2));
+  if (opts.built) buildPackage();
   const api = await loadPackageApi();
   const env = environment(api, opts);
   const notes: string[] = [];

@@ -2,6 +2,9 @@
 // runs (baselines only) at every stage of development: a function that is not
 // exported yet, or a module that does not load, makes our rows "n/a".
 
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+
 /** The package functions the benchmark calls; each is undefined until the package exports it. */
 export interface PackageApi {
   /** `structToJson(struct, schema, options)`. */
@@ -35,12 +38,25 @@ function pick<T>(mod: Record<string, unknown>, name: string): T | undefined {
   return typeof f === "function" ? (f as AnyFunction as T) : undefined;
 }
 
-/** Imports the package from src/ (run under tsx); never throws. */
+/**
+ * Where the package is loaded from: src/ through tsx by default, or the compiled
+ * index.js named by the BENCH_PACKAGE environment variable (`main.ts --built` sets it).
+ * tsx wraps every function it compiles in a `__name` call (esbuild's keepNames), which
+ * costs something wherever the package creates closures per call; the compiled code does not.
+ */
+export function packageSource(): string {
+  return process.env.BENCH_PACKAGE ?? "src/ (TypeScript through tsx)";
+}
+
+/** Imports the package (see {@link packageSource}); never throws. */
 export async function loadPackageApi(): Promise<PackageApi> {
   let mod: Record<string, unknown> = {};
   let loadError: string | undefined;
   try {
-    mod = (await import("../src/index.js")) as unknown as Record<string, unknown>;
+    const built = process.env.BENCH_PACKAGE;
+    mod = (built === undefined
+      ? await import("../src/index.js")
+      : await import(pathToFileURL(resolve(built)).href)) as unknown as Record<string, unknown>;
   } catch (e) {
     loadError = e instanceof Error ? `${e.name}: ${e.message.split("\n")[0]}` : String(e);
   }

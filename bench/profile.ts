@@ -1,6 +1,6 @@
 // Where the time goes: runs one operation in a loop under `node --cpu-prof` (in a
 // child process) and prints the functions with the most self and total time.
-// Usage: node --import tsx bench/profile.ts OP PAYLOAD [SECONDS] [--top N] [--quick]
+// Usage: [BENCH_PACKAGE=bench/out/pkg/src/index.js] node --import tsx bench/profile.ts OP PAYLOAD [SECONDS] [--top N] [--quick] [--no-inlining]
 //   e.g. node --import tsx bench/profile.ts structFromJson L 8
 // OP is an operation id from bench/operations.ts (structToJson, structFromJson, verify,
 // toJsonString, fromJsonString, ...). The .cpuprofile files (open them in Chrome DevTools)
@@ -52,7 +52,9 @@ function describe(f: CallFrame): string {
   // V8's own entries: "(garbage collector)", "(program)", "(root)", "(idle)".
   if (f.functionName.startsWith("(")) return f.functionName;
   const name = f.functionName === "" ? "(anonymous)" : f.functionName;
-  return `${name} ${shortUrl(f.url)}${f.url === "" ? "" : `:${f.lineNumber + 1}`}`;
+  // tsx compiles each .ts file to one line: only the file is worth showing.
+  const line = f.url === "" || f.url.endsWith(".ts") ? "" : `:${f.lineNumber + 1}`;
+  return `${name} ${shortUrl(f.url)}${line}`;
 }
 
 /**
@@ -125,7 +127,7 @@ function main(): void {
     operationById(opId ?? "") === undefined ||
     !payloadNames.includes(payloadName as PayloadName)
   ) {
-    throw new Error("usage: profile.ts OP PAYLOAD [SECONDS] [--top N] [--quick]");
+    throw new Error("usage: profile.ts OP PAYLOAD [SECONDS] [--top N] [--quick] [--no-inlining]");
   }
   const node = process.versions.node.split(".")[0];
   const dir = fileURLToPath(
@@ -135,7 +137,13 @@ function main(): void {
   mkdirSync(dir, { recursive: true });
   const scale = args.includes("--quick") ? "quick" : "full";
   const result = runChild(["loop", opId!, payloadName!, scale, secondsText ?? "5"], {
-    nodeFlags: ["--cpu-prof", `--cpu-prof-dir=${dir}`, "--cpu-prof-interval=200"],
+    nodeFlags: [
+      "--cpu-prof",
+      `--cpu-prof-dir=${dir}`,
+      "--cpu-prof-interval=200",
+      // Inlined callees count as their caller's self time; this splits them out (and slows everything).
+      ...(args.includes("--no-inlining") ? ["--no-turbo-inlining"] : []),
+    ],
   }) as { calls?: number; error?: string };
   if (result.error !== undefined) throw new Error(`${opId} on ${payloadName}: ${result.error}`);
   const file = readdirSync(dir).find((f) => f.endsWith(".cpuprofile"));
@@ -149,7 +157,7 @@ function main(): void {
     .sort((a, b) => b.total - a.total)
     .slice(0, top);
   const text = [
-    `### Profile: ${opId} on ${payloadName}, Node ${process.version}: ${result.calls} calls, ${(samples / 1e6).toFixed(1)} s sampled`,
+    `### Profile: ${opId} on ${payloadName}, Node ${process.version}${args.includes("--no-inlining") ? ", inlining off" : ""}: ${result.calls} calls, ${(samples / 1e6).toFixed(1)} s sampled`,
     "",
     render("Most self time (including native code and the garbage collector)", bySelf),
     render("The package's functions by total time", ours),

@@ -33,6 +33,8 @@ function decimal(text: string): Decimal {
  * `5.0` vs `5`, `1.10` vs `1.1`, `-0` vs `0` and `0.1` are not losses.
  */
 export function numberTextLosesPrecision(text: string, value: number): boolean {
+  // The common case, and cheap: the text already is the float64's shortest form.
+  if (text === String(value)) return false;
   const written = decimal(text);
   if (sameDecimal(written, decimal(String(value)))) return false;
   // A whole float64 is also exactly its integer (2**60 is 1152921504606846976,

@@ -405,7 +405,7 @@ describe("regressions found by these properties", () => {
     ] as const) {
       const codes: string[] = [];
       expect(
-        structToJson(toStruct(args as JsonObject), schema, {
+        structToJson(toStruct(args as unknown as JsonObject), schema, {
           onDiagnostic: (d) => codes.push(`${d.code} ${d.path}`),
         }),
       ).toBe(expected);

@@ -34,15 +34,24 @@ const HAND_PICKED: readonly (readonly [string, JsonSchema | undefined])[] = [
     '{"big":18446744073709551615,"neg":-9223372036854775809,"f":1.5e300,"tiny":5e-324}',
     { additionalProperties: { type: "integer" } },
   ],
-  ['{"deep":[[[[[[1]]]]]],"o":{"o":{"o":{"o":{}}}}}', { $ref: "#/$defs/r", $defs: { r: { additionalProperties: { $ref: "#/$defs/r" }, items: { type: "integer" } } } }],
+  [
+    '{"deep":[[[[[[1]]]]]],"o":{"o":{"o":{"o":{}}}}}',
+    {
+      $ref: "#/$defs/r",
+      $defs: { r: { additionalProperties: { $ref: "#/$defs/r" }, items: { type: "integer" } } },
+    },
+  ],
   ['  {\n  "a" : 1 ,\t"b":"\\ud83d\\ude00"\r\n}  ', { properties: { a: { type: "number" } } }],
-  ['{"kind":"circle","r":2.0,"k":{"kind":"square","side":3}}', {
-    oneOf: [
-      { properties: { kind: { const: "circle" }, r: { type: "number" } } },
-      { properties: { kind: { const: "square" }, side: { type: "integer" } } },
-    ],
-    properties: { k: { $ref: "#" } },
-  }],
+  [
+    '{"kind":"circle","r":2.0,"k":{"kind":"square","side":3}}',
+    {
+      oneOf: [
+        { properties: { kind: { const: "circle" }, r: { type: "number" } } },
+        { properties: { kind: { const: "square" }, side: { type: "integer" } } },
+      ],
+      properties: { k: { $ref: "#" } },
+    },
+  ],
 ];
 
 let cached: readonly Seed[] | undefined;

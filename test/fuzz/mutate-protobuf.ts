@@ -35,7 +35,7 @@ function randomValue(rng: Rng): Uint8Array {
     case 0:
       return wire.deepListValue(rng.chance(0.3) ? rng.range(50_000, 120_000) : rng.range(45, 110));
     case 1: {
-      const n = rng.chance(0.2) ? rng.range(100_000, 1_000_000) : rng.range(0, 1_000);
+      const n = rng.chance(0.03) ? rng.range(100_000, 1_000_000) : rng.range(0, 1_000);
       const one = wire.len(1, rng.chance(0.5) ? wire.nullValue() : wire.numberValue(n));
       const body = new Uint8Array(one.length * n);
       for (let i = 0; i < n; i++) body.set(one, i * one.length);
@@ -48,9 +48,11 @@ function randomValue(rng: Rng): Uint8Array {
     case 4:
       return wire.numberValue(rng.u32() * 2 ** 21 + rng.u32());
     case 5:
-      return wire.stringValue(rng.pick(["", "x", "\u0000", "😀", "a".repeat(rng.range(0, 100_000))]));
+      return wire.stringValue(
+        rng.pick(["", "x", "\u0000", "😀", "a".repeat(rng.range(0, 100_000))]),
+      );
     case 6: {
-      const n = rng.chance(0.1) ? rng.range(10_000, 200_000) : rng.range(0, 100);
+      const n = rng.chance(0.03) ? rng.range(10_000, 200_000) : rng.range(0, 100);
       const entries: [string, Uint8Array][] = [];
       for (let i = 0; i < n; i++) entries.push([`k${rng.int(n + 1)}`, wire.nullValue()]);
       return wire.structValue(entries);
@@ -153,7 +155,9 @@ const BYTE_MUTATIONS: readonly ByteMutation[] = [
     if (spans.length === 0) return b;
     const f = rng.pick(spans);
     const t = wire.readVarint(b, f.start)!;
-    const field = rng.chance(0.5) ? f.field : rng.pick([0, 1, 2, 3, 4, 5, 6, 7, 19_000, 2 ** 29 - 1]);
+    const field = rng.chance(0.5)
+      ? f.field
+      : rng.pick([0, 1, 2, 3, 4, 5, 6, 7, 19_000, 2 ** 29 - 1]);
     const wireType = rng.chance(0.5) ? f.wireType : rng.int(8);
     return rewriteVarint(b, f.start, t.end, field * 8 + wireType);
   },

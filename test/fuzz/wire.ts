@@ -29,6 +29,11 @@ export function varintSize(n: number): number {
 
 /** Concatenates byte arrays. */
 export function concat(...parts: readonly Uint8Array[]): Uint8Array {
+  return concatAll(parts);
+}
+
+/** Concatenates a list of byte arrays (any length: no spread). */
+export function concatAll(parts: readonly Uint8Array[]): Uint8Array {
   let n = 0;
   for (const p of parts) n += p.length;
   const out = new Uint8Array(n);
@@ -84,16 +89,20 @@ export const structValue = (entries: readonly [string, Uint8Array][]): Uint8Arra
   len(V.struct, struct(entries));
 /** A google.protobuf.Value holding a list of Value bytes. */
 export const listValue = (values: readonly Uint8Array[]): Uint8Array =>
-  len(V.list, concat(...values.map((v) => len(1, v))));
+  len(V.list, concatAll(values.map((v) => len(1, v))));
 
 /** A google.protobuf.Struct body with these (key, Value bytes) entries. */
 export function struct(entries: readonly [string, Uint8Array][]): Uint8Array {
-  return concat(...entries.map(([k, v]) => len(1, concat(str(1, k), len(2, v)))));
+  return concatAll(entries.map(([k, v]) => len(1, concat(str(1, k), len(2, v)))));
 }
 
 /** A ClientAction body carrying a CallMCPTool with these args (Struct body) and raw text. */
 export function clientAction(args: Uint8Array, raw?: string, actionId = "a1"): Uint8Array {
-  const call = concat(str(2, "t"), len(3, args), raw === undefined ? new Uint8Array() : str(4, raw));
+  const call = concat(
+    str(2, "t"),
+    len(3, args),
+    raw === undefined ? new Uint8Array() : str(4, raw),
+  );
   return concat(str(1, actionId), len(2, call));
 }
 
@@ -151,15 +160,23 @@ export function readVarint(b: Uint8Array, i: number): { value: number; end: numb
   return undefined;
 }
 
+/** Most fields listed (mutation points), however big the message. */
+const MAX_SPANS = 20_000;
+
 /**
  * Lists every field of a well-formed message, recursing into LEN fields that
  * parse as messages themselves (strings that happen to parse are included:
  * harmless for choosing mutation points).
  */
-export function fieldSpans(b: Uint8Array, from = 0, to = b.length, depth = 0): FieldSpan[] {
-  const out: FieldSpan[] = [];
+export function fieldSpans(
+  b: Uint8Array,
+  from = 0,
+  to = b.length,
+  depth = 0,
+  out: FieldSpan[] = [],
+): FieldSpan[] {
   let i = from;
-  while (i < to) {
+  while (i < to && out.length < MAX_SPANS) {
     const t = readVarint(b, i);
     if (t === undefined || t.end > to) return out;
     const field = Math.floor(t.value / 8);
@@ -171,8 +188,10 @@ export function fieldSpans(b: Uint8Array, from = 0, to = b.length, depth = 0): F
       out.push({ field, wireType, start: i });
       i = v.end;
     } else if (wireType === I64 || wireType === I32) {
+      const end = t.end + (wireType === I64 ? 8 : 4);
+      if (end > to) return out;
       out.push({ field, wireType, start: i });
-      i = t.end + (wireType === I64 ? 8 : 4);
+      i = end;
     } else if (wireType === LEN) {
       const l = readVarint(b, t.end);
       if (l === undefined || l.end + l.value > to) return out;
@@ -184,7 +203,7 @@ export function fieldSpans(b: Uint8Array, from = 0, to = b.length, depth = 0): F
         bodyAt: l.end,
         bodyLength: l.value,
       });
-      if (depth < 64) out.push(...fieldSpans(b, l.end, l.end + l.value, depth + 1));
+      if (depth < 64) fieldSpans(b, l.end, l.end + l.value, depth + 1, out);
       i = l.end + l.value;
     } else {
       return out;

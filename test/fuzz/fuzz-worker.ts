@@ -1,0 +1,70 @@
+// The fuzz loop, in a worker thread so that the runner can stop it when a case
+// hangs (a synchronous loop cannot be interrupted from its own thread). Before
+// each case the worker publishes (target, iteration) in shared memory.
+import { parentPort, workerData } from "node:worker_threads";
+import { buildCase, runCase, TARGETS, type TargetName } from "./cases.js";
+import { corpus } from "./corpus.js";
+import type { Tally } from "./targets.js";
+
+/** What the runner passes to the worker. */
+export interface WorkerInput {
+  readonly targets: readonly TargetName[];
+  readonly seed: number;
+  readonly start: number;
+  /** Fuzzing time per target, counted after the worker has warmed up. */
+  readonly msPerTarget: number;
+  /** Int32Array over a SharedArrayBuffer: [0] = target index (-1 while warming up), [1] = iteration. */
+  readonly progress: SharedArrayBuffer;
+}
+
+/** What the worker sends back. */
+export type WorkerMessage =
+  | {
+      readonly type: "finding";
+      readonly target: TargetName;
+      readonly iteration: number;
+      readonly kind: string;
+      readonly detail: string;
+    }
+  | {
+      readonly type: "done";
+      readonly target: TargetName;
+      readonly iterations: number;
+      readonly ms: number;
+      readonly tally: Tally;
+    };
+
+const input = workerData as WorkerInput;
+const progress = new Int32Array(input.progress);
+corpus(); // warm-up (builds the seeds) before any clock starts
+for (const target of input.targets) {
+  Atomics.store(progress, 0, TARGETS.indexOf(target));
+  const tally: Tally = {};
+  const started = Date.now();
+  const deadline = started + input.msPerTarget;
+  let i = input.start;
+  let found = false;
+  while (Date.now() < deadline) {
+    Atomics.store(progress, 1, i);
+    const finding = runCase(buildCase(target, input.seed, i), tally);
+    if (finding !== undefined) {
+      parentPort!.postMessage({
+        type: "finding",
+        target,
+        iteration: i,
+        ...finding,
+      } satisfies WorkerMessage);
+      found = true;
+      break;
+    }
+    i++;
+  }
+  if (found) break;
+  parentPort!.postMessage({
+    type: "done",
+    target,
+    iterations: i - input.start,
+    ms: Date.now() - started,
+    tally,
+  } satisfies WorkerMessage);
+}
