@@ -12,9 +12,12 @@ for (const file of reports) {
     passed += r.numPassedTests;
     failed += r.numFailedTests;
     // A suite that failed to load has no tests but must still fail CI.
-    for (const s of r.testResults ?? []) if (s.status === "failed" && s.assertionResults.length === 0) failed++;
+    for (const s of r.testResults ?? [])
+      if (s.status === "failed" && s.assertionResults.length === 0) failed++;
     if (r.numTotalTests === 0) failed++;
-    console.log(`${file}: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests} skipped`);
+    console.log(
+      `${file}: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests} skipped`,
+    );
   } catch (e) {
     console.log(`${file}: no report (${e instanceof Error ? e.message : e})`);
     failed++;

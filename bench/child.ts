@@ -1,6 +1,7 @@
 // The child process of the harness: every measurement runs in a fresh process,
 // so that no payload's inputs or garbage sit in another measurement's heap.
-//   time GROUP PAYLOAD SCALE ROUNDS  times a group (ratios are within one child)
+//   time GROUP PAYLOAD SCALE ROUNDS  times a group (ratios are within one child), or one
+//                                    operation alone when GROUP is an operation id
 //   memory OP PAYLOAD SCALE          the peak RSS growth of one call (Linux: VmHWM reset just before it)
 //   loop OP PAYLOAD SCALE SECONDS    calls in a loop, for `node --cpu-prof`
 // SCALE is "quick" or "full". Prints one JSON line on stdout; progress goes to stderr.
@@ -9,7 +10,6 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { GCProfiler, getHeapStatistics } from "node:v8";
 import { fullSettings, quickSettings, runGroup } from "./group-run.js";
 import {
-  type GroupName,
   NotAvailable,
   operationById,
   PayloadInputs,
@@ -105,7 +105,7 @@ async function main(): Promise<void> {
   if (mode === "time") {
     const settings = scaleName === "quick" ? quickSettings : fullSettings[name];
     const log = (line: string) => process.stderr.write(`${line}\n`);
-    print(await runGroup(what as GroupName, payload, api, Number(count ?? "1"), settings, log));
+    print(await runGroup(what ?? "", payload, api, Number(count ?? "1"), settings, log));
     return;
   }
   const spec = operationById(what ?? "");

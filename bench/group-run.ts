@@ -6,6 +6,7 @@
 import {
   type GroupName,
   NotAvailable,
+  type OperationSpec,
   operations,
   PayloadInputs,
   type PreparedOperation,
@@ -51,10 +52,10 @@ interface Slot {
  * Prepares every operation of the group and checks one call of each. A baseline
  * that fails is a broken harness (thrown); one of ours that fails is a result.
  */
-function prepareGroup(inputs: PayloadInputs, group: GroupName): Slot[] {
+function prepareGroup(inputs: PayloadInputs, specs: readonly OperationSpec[]): Slot[] {
   const slots: Slot[] = [];
-  for (const spec of operations) {
-    if (spec.group !== group || !spec.payloads.includes(inputs.payload.name)) continue;
+  for (const spec of specs) {
+    if (!spec.payloads.includes(inputs.payload.name)) continue;
     let op: PreparedOperation | undefined;
     let unavailable: string | undefined;
     let checkProblem: string | undefined;
@@ -79,7 +80,7 @@ function prepareGroup(inputs: PayloadInputs, group: GroupName): Slot[] {
       id: spec.id,
       label: spec.label,
       role: spec.role,
-      group,
+      group: spec.group,
       payload: inputs.payload.name,
       bytes: inputs.payload.bytes,
       unavailable,
@@ -91,9 +92,12 @@ function prepareGroup(inputs: PayloadInputs, group: GroupName): Slot[] {
   return slots;
 }
 
-/** Times every operation of `group` on `payload`, `rounds` times, rotating the order each round. */
+/**
+ * Times every operation of `group` (a group name, or one operation id for an
+ * isolated measurement) on `payload`, `rounds` times, rotating the order each round.
+ */
 export async function runGroup(
-  group: GroupName,
+  group: GroupName | string,
   payload: Payload,
   api: PackageApi,
   rounds: number,
@@ -102,7 +106,9 @@ export async function runGroup(
 ): Promise<GroupRunResult> {
   const inputs = new PayloadInputs(payload, api);
   const notes: string[] = [];
-  const slots = prepareGroup(inputs, group);
+  const specs = operations.filter((o) => o.group === group || o.id === group);
+  if (specs.length === 0) throw new Error(`no group or operation named ${group}`);
+  const slots = prepareGroup(inputs, specs);
   const live = slots
     .filter((s) => s.op !== undefined)
     .map((s) => ({ ...s, batch: calibrateBatch(s.op!, settings.minSampleMs) }));

@@ -58,6 +58,17 @@ function parseArgs(argv: readonly string[]): CliOptions {
   return { quick, rounds: rounds ?? (quick ? 1 : 5), payloads, memory, built };
 }
 
+/** The operations timed alone on L and XL for the scaling table. */
+const scalingOperationIds = [
+  "structToJson",
+  "toJsonString",
+  "JSON.stringify",
+  "structFromJson",
+  "verify",
+  "fromJsonString",
+  "JSON.parse",
+];
+
 /** The operations measured for peak memory, on L. */
 const memoryOperationIds = [
   "structToJson",
@@ -89,7 +100,7 @@ function environment(api: PackageApi, opts: CliOptions): string[] {
       .map((x) => x.toFixed(2))
       .join(" ")}`,
     `package from ${packageSource()}: ${api.loadError === undefined ? have : `did not load (${api.loadError})`}`,
-    `rounds: ${opts.rounds}; payloads: ${opts.payloads.join(", ")}`,
+    `rounds: ${opts.rounds} (XL: at most 3); payloads: ${opts.payloads.join(", ")}`,
   ];
 }
 
@@ -125,18 +136,35 @@ async function main(): Promise<void> {
   log(env.join("\n"));
   const started = performance.now();
   const results: OperationResult[] = [];
+  const scaling: OperationResult[] = [];
   const scale = opts.quick ? "quick" : "full";
-  for (const name of opts.payloads) {
-    // XL rounds take minutes each; three give a median.
-    const rounds = name === "XL" ? Math.min(opts.rounds, 3) : opts.rounds;
+  const elapsed = () => `${((performance.now() - started) / 1000).toFixed(0)} s`;
+  // XL only serves the scaling table.
+  for (const name of opts.payloads.filter((p) => p !== "XL")) {
     for (const group of ["write", "read", "schema"] as const) {
       if (!operations.some((o) => o.group === group && o.payloads.includes(name))) continue;
-      const run = runChild(["time", group, name, scale, String(rounds)], {
+      const run = runChild(["time", group, name, scale, String(opts.rounds)], {
         showProgress: true,
       }) as GroupRunResult;
       results.push(...run.results);
       notes.push(...run.notes);
-      log(`${name} ${group} done (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+      log(`${name} ${group} done (${elapsed()})`);
+    }
+  }
+  // Scaling: each operation alone in its process, so that neither payload's time includes
+  // collecting garbage among other operations' inputs (a heap of XL inputs is about 1 GB).
+  if (opts.payloads.includes("L") && opts.payloads.includes("XL")) {
+    for (const id of scalingOperationIds) {
+      for (const name of ["L", "XL"] as const) {
+        // XL calls take seconds: three rounds give a median.
+        const rounds = name === "XL" ? Math.min(opts.rounds, 3) : opts.rounds;
+        const run = runChild(["time", id, name, scale, String(rounds)], {
+          showProgress: true,
+        }) as GroupRunResult;
+        scaling.push(...run.results);
+        notes.push(...run.notes.map((n) => `scaling: ${n}`));
+      }
+      log(`scaling ${id} done (${elapsed()})`);
     }
   }
 
@@ -167,6 +195,7 @@ async function main(): Promise<void> {
     environment: env,
     quick: opts.quick,
     operations: results,
+    scaling,
     memory,
     notes,
   };

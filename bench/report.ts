@@ -34,8 +34,10 @@ export interface RunResults {
   readonly environment: readonly string[];
   /** True for a --quick smoke run (figures are not meaningful). */
   readonly quick: boolean;
-  /** Timing results. */
+  /** Timing results, each group in one process (the ratio tables). */
   readonly operations: readonly OperationResult[];
+  /** Timing results on L and XL, each operation alone in its process (the scaling table). */
+  readonly scaling: readonly OperationResult[];
   /** Peak RSS growth per operation on L. */
   readonly memory: Readonly<Record<string, MemoryResult>>;
   /** Anything worth knowing that is not a number. */
@@ -63,9 +65,14 @@ function find(r: RunResults, id: string, payload: PayloadName): OperationResult 
   return r.operations.find((o) => o.id === id && o.payload === payload);
 }
 
-/** Median ms per call, NaN when not measured. */
-export function medianMs(r: RunResults, id: string, payload: PayloadName): number {
-  const o = find(r, id, payload);
+/** Median ms per call, NaN when not measured; from the scaling runs when `isolated`. */
+export function medianMs(
+  r: RunResults,
+  id: string,
+  payload: PayloadName,
+  isolated = false,
+): number {
+  const o = (isolated ? r.scaling : r.operations).find((x) => x.id === id && x.payload === payload);
   return o === undefined || o.unavailable !== undefined ? Number.NaN : median(o.roundsMs);
 }
 
@@ -138,7 +145,7 @@ function payloadsOf(r: RunResults, group: GroupName): PayloadName[] {
 }
 
 function bytesOf(r: RunResults, payload: PayloadName): number {
-  return r.operations.find((o) => o.payload === payload)?.bytes ?? Number.NaN;
+  return [...r.operations, ...r.scaling].find((o) => o.payload === payload)?.bytes ?? Number.NaN;
 }
 
 const fmtFactor = (q: number): string => (Number.isFinite(q) ? `${q.toFixed(2)}×` : "–");
@@ -204,7 +211,7 @@ export function evaluateTargets(r: RunResults): TargetRow[] {
   });
   const sizeRatio = bytesOf(r, "XL") / bytesOf(r, "L");
   for (const id of ["structToJson", "structFromJson", "verify"]) {
-    const q = medianMs(r, id, "XL") / medianMs(r, id, "L") / sizeRatio;
+    const q = medianMs(r, id, "XL", true) / medianMs(r, id, "L", true) / sizeRatio;
     rows.push({
       target: `${id}: XL/L time ratio ≤ 1.2 × size ratio`,
       measured: Number.isFinite(q) ? `${q.toFixed(2)} × size ratio` : "n/a",
@@ -332,14 +339,16 @@ export function renderReport(r: RunResults): string {
     out.push(
       `### Scaling: XL (${fmtBytes(bytesOf(r, "XL"))}) vs L (${fmtBytes(bytesOf(r, "L"))})`,
       "",
+      "Each operation timed alone in its own process on each payload (median over rounds).",
+      "",
     );
     const ids = ["structToJson", "toJsonString", "JSON.stringify", "structFromJson", "verify"];
     out.push(
       table(
         ["operation", "L time", "XL time", "XL/L time ratio", "÷ size ratio (target ≤ 1.2)"],
         [...ids, "fromJsonString", "JSON.parse"].map((id) => {
-          const l = medianMs(r, id, "L");
-          const xl = medianMs(r, id, "XL");
+          const l = medianMs(r, id, "L", true);
+          const xl = medianMs(r, id, "XL", true);
           const q = xl / l;
           return [
             id,
@@ -421,7 +430,7 @@ export function renderReport(r: RunResults): string {
 
   const notes = [...r.notes];
   const grouped = new Map<string, PayloadName[]>();
-  for (const o of r.operations) {
+  for (const o of [...r.operations, ...r.scaling]) {
     const problem = o.unavailable ?? o.checkProblem;
     if (problem === undefined) continue;
     const key = `${o.label}: ${o.unavailable === undefined ? "output check failed: " : ""}${problem}`;
