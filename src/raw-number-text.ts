@@ -22,14 +22,16 @@ export function rawTextNative(): RawTextSink | undefined {
   return nativeRawJson === undefined ? undefined : nativeSink;
 }
 
-// A marker is the string "\0" + index. JSON.stringify escapes every control
-// character, so a raw NUL never appears in its output, and `"\u0000` (quote,
-// escaped NUL) arises only from a string that starts with NUL: one of our
-// markers, or a data string that happens to look like one. JSON.stringify
-// visits values in the order the walk created them, so the markers appear in
-// index order; any occurrence that is not the next marker, or one too many,
-// means a look-alike, and the caller falls back to the slow path.
-const MARKER_START = '"\\u0000';
+// A marker is the string "\uE000" + index. U+E000 is a private-use character
+// that JSON.stringify writes as itself (so markers stay on its fast path), and
+// `"\uE000` (quote, U+E000) can only arise from a string that starts with it:
+// one of our markers, or a data string that happens to look like one.
+// JSON.stringify visits values in the order the walk created them, so the
+// markers appear in index order; any occurrence that is not the next marker,
+// or one too many, means a look-alike, and the caller falls back to the slow
+// path (a count of exactly one occurrence per marker proves there was none).
+const MARKER_CHAR = "\uE000";
+const MARKER_START = `"${MARKER_CHAR}`;
 
 /** Marker strings swapped for their texts after `JSON.stringify` (runtimes without `JSON.rawJSON`). */
 export function rawTextMarkers(): RawTextSink {
@@ -37,11 +39,11 @@ export function rawTextMarkers(): RawTextSink {
   return {
     text(text) {
       texts.push(text);
-      return `\u0000${texts.length - 1}`;
+      return `${MARKER_CHAR}${texts.length - 1}`;
     },
     finish(value, indent) {
       const json = JSON.stringify(value, null, indent);
-      if (texts.length === 0) return json.indexOf(MARKER_START) === -1 ? json : undefined;
+      if (texts.length === 0) return json;
       const parts: string[] = [];
       let from = 0;
       for (let k = 0; k < texts.length; k++) {

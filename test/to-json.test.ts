@@ -165,9 +165,17 @@ describe("strings, keys and order", () => {
     expect(({} as Record<string, unknown>).x).toBe(undefined);
   });
   test("a string that looks like an internal marker does not confuse the writer", () => {
-    const text = JSON.stringify({ a: "\u00000", b: 1, c: "\u00001" });
     const schema = obj({ b: { type: "number" } });
-    expect(run(text, schema).json).toBe('{"a":"\\u00000","b":1.0,"c":"\\u00001"}');
+    for (const [a, c] of [
+      ["\ue0000", "\ue0001"],
+      ['x"\ue0000', "\ue000"],
+      ["\u00000", "\u00001"],
+    ]) {
+      const text = JSON.stringify({ a, b: 1, c });
+      expect(run(text, schema).json).toBe(
+        `{"a":${JSON.stringify(a)},"b":1.0,"c":${JSON.stringify(c)}}`,
+      );
+    }
   });
   test("indent pretty-prints and keeps number texts", () => {
     const schema = obj({ v: { type: "number" }, l: { type: "array", items: { type: "integer" } } });
