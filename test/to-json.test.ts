@@ -168,6 +168,8 @@ describe("strings, keys and order", () => {
     const schema = obj({ b: { type: "number" } });
     for (const [a, c] of [
       ["\ue0000", "\ue0001"],
+      ["\u00800", "\u00801"],
+      ['y"\u00800', "\u0080"],
       ['x"\ue0000', "\ue000"],
       ["\u00000", "\u00001"],
     ]) {
