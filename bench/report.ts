@@ -150,7 +150,10 @@ function bytesOf(r: RunResults, payload: PayloadName): number {
 
 const fmtFactor = (q: number): string => (Number.isFinite(q) ? `${q.toFixed(2)}×` : "–");
 
-/** Ours over the baseline for one memory measure; NaN when either is missing. */
+/**
+ * Ours over the baseline for one memory measure; NaN when either is missing, or
+ * when the baseline grew by less than 1 MiB (a ratio to nearly nothing means nothing).
+ */
 function memoryRatio(
   r: RunResults,
   ours: string,
@@ -159,7 +162,7 @@ function memoryRatio(
 ): number {
   const a = r.memory[ours];
   const b = r.memory[base];
-  return a !== undefined && b !== undefined && !("error" in a) && !("error" in b)
+  return a !== undefined && b !== undefined && !("error" in a) && !("error" in b) && b[measure] >= 1
     ? a[measure] / b[measure]
     : Number.NaN;
 }

@@ -90,22 +90,30 @@ export type SchemaArg = JsonSchema | CompiledSchema | null | undefined;
 /**
  * Writes a `google.protobuf.Struct` message as JSON text, giving every number
  * the type `inputSchema` declares at its position (see README, "Number readings").
- * For the JsonObject that protobuf-es uses for Struct *fields* (`CallMCPTool.args`),
- * use {@link jsonObjectToJson} or `toolCallArgumentsJson`.
+ * The JsonObject form protobuf-es uses for Struct *fields* is accepted when it
+ * has no `$typeName` member; {@link jsonObjectToJson} takes any JsonObject.
  */
 export function structToJson(
-  struct: Struct,
+  struct: Struct | JsonObject,
   inputSchema?: SchemaArg,
   options?: Partial<StructToJsonOptions>,
 ): string {
-  if (!isStructMessage(struct)) {
-    throw new StructJsonError(
-      "message-invalid",
-      "",
-      "expected a google.protobuf.Struct message; for the JsonObject of a Struct field (CallMCPTool.args) use toolCallArgumentsJson or jsonObjectToJson",
-    );
+  if (isStructMessage(struct)) return writeStruct(struct, true, inputSchema, options);
+  // The JsonObject form (what protobuf-es keeps in Struct fields) is accepted
+  // too, as long as it cannot be mistaken for a message.
+  if (
+    typeof struct === "object" &&
+    struct !== null &&
+    !Array.isArray(struct) &&
+    !Object.hasOwn(struct, "$typeName")
+  ) {
+    return writeStruct(struct as JsonObject, false, inputSchema, options);
   }
-  return writeStruct(struct, true, inputSchema, options);
+  throw new StructJsonError(
+    "message-invalid",
+    "",
+    "expected a google.protobuf.Struct message or its JsonObject form; for CallMCPTool.args use toolCallArgumentsJson or jsonObjectToJson, which never guess",
+  );
 }
 
 /**

@@ -284,9 +284,16 @@ describe("errors", () => {
       );
     });
   }
-  test("a JsonObject passed as a Struct message is refused, not misread", () => {
+  test("a JsonObject that could be mistaken for a message is refused, not misread", () => {
     const args = { $typeName: "x", fields: {} } as unknown as Struct;
     expect(() => structToJson(args)).toThrow(expect.objectContaining({ code: "message-invalid" }));
+    expect(() => structToJson([] as unknown as Struct)).toThrow(
+      expect.objectContaining({ code: "message-invalid" }),
+    );
+  });
+  test("the JsonObject form of a Struct field is accepted", () => {
+    const schema = obj({ id: { type: "integer" }, t: { type: "number" } });
+    expect(structToJson({ id: 2 ** 60, t: 1 }, schema)).toBe('{"id":1152921504606846976,"t":1.0}');
   });
 });
 
