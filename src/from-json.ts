@@ -47,7 +47,7 @@ export function structFromJson(json: string, options?: Partial<StructFromJsonOpt
 export interface ParsedArguments<T> {
   /** The Struct message or its JsonObject form. */
   readonly value: T;
-  /** True when some number's float64 does not carry what was written. */
+  /** True when some number's float64 does not carry what was written (computed only when asked for). */
   readonly lossy: boolean;
 }
 
@@ -56,17 +56,23 @@ export function parseArguments<T extends ParseTarget>(
   json: string,
   target: T,
   options: Partial<StructFromJsonOptions> | undefined,
+  needLossy = false,
 ): ParsedArguments<T extends "struct" ? Struct : JsonObject> {
   const opts = resolveFromJsonOptions(options);
   let lossy = false;
   const onDiagnostic = opts.onDiagnostic;
-  const listener: ParseListener = {
-    precisionLost(tokens) {
-      lossy = true;
-      if (onDiagnostic !== ignoreDiagnostics)
-        onDiagnostic({ code: "precision-lost", path: pointerFrom(tokens) });
-    },
-  };
+  // The precision check costs a third of a parse of number-heavy text: only
+  // when someone listens, or the caller must know (rawArgsJson: "when-lossy").
+  const listener: ParseListener | undefined =
+    onDiagnostic === ignoreDiagnostics && !needLossy
+      ? undefined
+      : {
+          precisionLost(tokens) {
+            lossy = true;
+            if (onDiagnostic !== ignoreDiagnostics)
+              onDiagnostic({ code: "precision-lost", path: pointerFrom(tokens) });
+          },
+        };
   const value = parseJsonObjectText(json, target, opts.recursionLimit, listener);
   return { value, lossy };
 }

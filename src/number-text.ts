@@ -27,14 +27,23 @@ function decimal(text: string): Decimal {
 }
 
 /**
- * True when the float64 `value` parsed from `text` cannot give back the number
+ * True when the float64 `value` parsed from `text` (`integerText`: written with
+ * neither fraction nor exponent) cannot give back the number
  * written: neither its shortest form nor (for whole values) its exact integer
  * denotes what `text` does (9007199254740993, 0.30000000000000000001, 1e-400).
  * `5.0` vs `5`, `1.10` vs `1.1`, `-0` vs `0` and `0.1` are not losses.
  */
-export function numberTextLosesPrecision(text: string, value: number): boolean {
+export function numberTextLosesPrecision(
+  text: string,
+  value: number,
+  integerText = false,
+): boolean {
   // The common case, and cheap: the text already is the float64's shortest form.
   if (text === String(value)) return false;
+  // An integer written without fraction or exponent (JSON allows no leading
+  // zeros, and "-0" is short enough never to get here): exact iff its digits
+  // are the float64's exact digits.
+  if (integerText && text.length > 2) return BigInt(value).toString() !== text;
   const written = decimal(text);
   if (sameDecimal(written, decimal(String(value)))) return false;
   // A whole float64 is also exactly its integer (2**60 is 1152921504606846976,

@@ -50,7 +50,12 @@ export function toolCallFromJson(
 ): CallMCPTool {
   const policy = options?.rawArgsJson ?? "always";
   checkPolicy("rawArgsJson", policy);
-  const { value, lossy } = parseArguments(init.argumentsJson, "plain", options);
+  const { value, lossy } = parseArguments(
+    init.argumentsJson,
+    "plain",
+    options,
+    policy === "when-lossy",
+  );
   const keep = policy === "always" || (policy === "when-lossy" && lossy);
   return create(CallMCPToolSchema, {
     name: init.name,

@@ -34,7 +34,12 @@ export function toolResultFromJson(
 ): MCPToolResult {
   const policy = options?.rawStructuredContentJson ?? "always";
   checkPolicy("rawStructuredContentJson", policy);
-  const { value, lossy } = parseArguments(init.structuredContentJson, "plain", options);
+  const { value, lossy } = parseArguments(
+    init.structuredContentJson,
+    "plain",
+    options,
+    policy === "when-lossy",
+  );
   const keep = policy === "always" || (policy === "when-lossy" && lossy);
   return create(MCPToolResultSchema, {
     actionId: init.actionId ?? "",
