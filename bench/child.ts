@@ -17,6 +17,7 @@ import {
 } from "./operations.js";
 import { describeError, loadPackageApi } from "./package-api.js";
 import { fullScale, makePayload, type PayloadName, payloadNames, quickScale } from "./payloads.js";
+import { consume } from "./timing.js";
 
 /**
  * What a memory child reports, or why it could not measure. Heap: V8's used heap
@@ -79,7 +80,9 @@ function measuredLoop(
   while (performance.now() < until) {
     op.refill?.(1);
     // Not kept alive: see timing.ts on why holding results skews the figures.
-    if (op.call() === undefined) undefinedResults++;
+    const result = op.call();
+    if (result === undefined) undefinedResults++;
+    consume(result);
     calls++;
   }
   return { calls, undefinedResults };
@@ -139,6 +142,7 @@ async function main(): Promise<void> {
   const profiler = new GCProfiler();
   profiler.start();
   lastResult = op.call();
+  consume(lastResult); // a rope's flat copy is part of what the call costs
   const heapEnd = getHeapStatistics().used_heap_size;
   const gcStats = profiler.stop()?.statistics ?? [];
   const rssPeak = useHwm ? statusKiB("VmHWM") : process.resourceUsage().maxRSS;
