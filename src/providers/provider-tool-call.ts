@@ -112,38 +112,30 @@ export class ToolCallAssembler {
     this.pending.set(index, "ignored");
   }
 
-  /** True when the index was seen as a call (not ignored). */
-  has(index: number): boolean {
-    const call = this.pending.get(index);
-    return call !== undefined && call !== "ignored";
-  }
-
   /** Appends one delta of the call's argument text. */
   append(index: number, delta: unknown, key: string): void {
     const call = this.call(index);
-    if (call === undefined) return;
-    if (typeof delta !== "string") {
-      throw providerError(
-        "provider-response-invalid",
-        `${this.pathOf(index)}/${key}`,
-        "expected a string",
-      );
-    }
-    call.parts.push(delta);
+    if (call !== undefined) call.parts.push(this.text(index, delta, key));
   }
 
   /** Records the provider's own whole text for the call, checked against the deltas at the end. */
   final(index: number, text: unknown, key: string): void {
     const call = this.call(index);
-    if (call === undefined || text === undefined) return;
-    if (typeof text !== "string") {
+    if (call !== undefined && text !== undefined) call.finals.push(this.text(index, text, key));
+  }
+
+  private text(index: number, value: unknown, key: string): string {
+    if (typeof value === "string") return value;
+    const path = `${this.pathOf(index)}/${key}`;
+    if (typeof value === "object" && value !== null) {
+      // Some OpenAI-compatible servers send the arguments parsed: the text is gone.
       throw providerError(
-        "provider-response-invalid",
-        `${this.pathOf(index)}/${key}`,
-        "expected a string",
+        "provider-text-unavailable",
+        path,
+        "the arguments arrived as a parsed object, not as JSON text",
       );
     }
-    call.finals.push(text);
+    throw providerError("provider-response-invalid", path, "expected a string");
   }
 
   /**

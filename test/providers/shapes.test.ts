@@ -75,7 +75,7 @@ describe("OpenAI Chat Completions", () => {
 
   const REFUSED: [string, () => Promise<unknown>, string, string][] = [
     [
-      "arguments that are not a string",
+      "arguments that arrive as a parsed object (some compatible servers)",
       () =>
         toolCallsFromChatCompletion({
           choices: [
@@ -92,6 +92,15 @@ describe("OpenAI Chat Completions", () => {
               },
             },
           ],
+        }),
+      "provider-text-unavailable",
+      "/choices/0/message/tool_calls/0/function/arguments",
+    ],
+    [
+      "arguments that are a number",
+      () =>
+        toolCallsFromChatCompletion({
+          choices: [{ index: 0, message: { tool_calls: [fn("i", "n", 12345 as never)] } }],
         }),
       "provider-response-invalid",
       "/choices/0/message/tool_calls/0/function/arguments",
