@@ -73,7 +73,7 @@ describe("OpenAI Chat Completions", () => {
     ]);
   });
 
-  const REFUSED: [string, () => Promise<unknown>, string, string][] = [
+  const REFUSED: Refusal[] = [
     [
       "arguments that arrive as a parsed object (some compatible servers)",
       () =>
@@ -164,11 +164,7 @@ describe("OpenAI Chat Completions", () => {
       "",
     ],
   ];
-  for (const [what, run, code, path] of REFUSED) {
-    test(`refuses ${what}: ${code} at ${path || "(root)"}`, async () => {
-      await expectRefusal(run, code, path);
-    });
-  }
+  testRefusals(REFUSED);
 });
 
 describe("OpenAI Responses", () => {
@@ -203,7 +199,7 @@ describe("OpenAI Responses", () => {
     ]);
   });
 
-  const REFUSED: [string, () => Promise<unknown>, string, string][] = [
+  const REFUSED: Refusal[] = [
     [
       "deltas that disagree with the done event",
       () =>
@@ -275,11 +271,7 @@ describe("OpenAI Responses", () => {
       "/output/0",
     ],
   ];
-  for (const [what, run, code, path] of REFUSED) {
-    test(`refuses ${what}: ${code} at ${path || "(root)"}`, async () => {
-      await expectRefusal(run, code, path);
-    });
-  }
+  testRefusals(REFUSED);
 });
 
 describe("Anthropic Messages", () => {
@@ -356,7 +348,7 @@ describe("Anthropic Messages", () => {
     delta: { type: "input_json_delta", partial_json: text },
   });
 
-  const REFUSED: [string, () => Promise<unknown>, string, string][] = [
+  const REFUSED: Refusal[] = [
     [
       "a body that is not a message",
       () =>
@@ -436,11 +428,7 @@ describe("Anthropic Messages", () => {
       "",
     ],
   ];
-  for (const [what, run, code, path] of REFUSED) {
-    test(`refuses ${what}: ${code} at ${path || "(root)"}`, async () => {
-      await expectRefusal(run, code, path);
-    });
-  }
+  testRefusals(REFUSED);
 
   test("a raw body with 5,000 text blocks before the tool_use is read (each value skipped once)", async () => {
     const blocks = Array.from(
@@ -453,6 +441,17 @@ describe("Anthropic Messages", () => {
     ]);
   });
 });
+
+/** What is refused, how to provoke it, the code and the path. */
+type Refusal = [string, () => Promise<unknown>, string, string];
+
+function testRefusals(rows: readonly Refusal[]) {
+  for (const [what, run, code, path] of rows) {
+    test(`refuses ${what}: ${code} at ${path || "(root)"}`, async () => {
+      await expectRefusal(run, code, path);
+    });
+  }
+}
 
 function fn(id: string, name: string, args: string) {
   return { id, type: "function", function: { name, arguments: args } };
