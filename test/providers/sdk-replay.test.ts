@@ -84,6 +84,16 @@ function anthropic(bytes?: number): Anthropic {
 
 const MESSAGES = [{ role: "user" as const, content: "go" }];
 
+/** An Anthropic request to one replay model. */
+function ask(model: string): { model: string; max_tokens: number; messages: typeof MESSAGES };
+function ask(
+  model: string,
+  stream: true,
+): { model: string; max_tokens: number; messages: typeof MESSAGES; stream: true };
+function ask(model: string, stream?: true) {
+  return { model, max_tokens: 64, messages: MESSAGES, ...(stream ? { stream } : {}) };
+}
+
 /** Every way each SDK hands over a result, with the adapter that reads it. */
 const PATHS: Record<string, (v: Variant) => Promise<ProviderToolCall[]>> = {
   "OpenAI Chat Completions, not streamed": (v) =>
@@ -111,30 +121,15 @@ const PATHS: Record<string, (v: Variant) => Promise<ProviderToolCall[]>> = {
   "OpenAI Responses, responses.stream()": (v) =>
     toolCallsFromResponse(openai(v.bytes).responses.stream({ model: v.model, input: "go" })),
   "Anthropic Messages, create().asResponse()": (v) =>
-    toolCallsFromMessage(
-      anthropic(v.bytes)
-        .messages.create({ model: v.model, max_tokens: 64, messages: MESSAGES })
-        .asResponse(),
-    ),
+    toolCallsFromMessage(anthropic(v.bytes).messages.create(ask(v.model)).asResponse()),
   "Anthropic Messages, the raw body's text": async (v) => {
-    const response = await anthropic(v.bytes)
-      .messages.create({ model: v.model, max_tokens: 64, messages: MESSAGES })
-      .asResponse();
+    const response = await anthropic(v.bytes).messages.create(ask(v.model)).asResponse();
     return toolCallsFromMessage(await response.text());
   },
   "Anthropic Messages, create({ stream: true })": async (v) =>
-    toolCallsFromMessage(
-      await anthropic(v.bytes).messages.create({
-        model: v.model,
-        max_tokens: 64,
-        messages: MESSAGES,
-        stream: true,
-      }),
-    ),
+    toolCallsFromMessage(await anthropic(v.bytes).messages.create(ask(v.model, true))),
   "Anthropic Messages, messages.stream()": (v) =>
-    toolCallsFromMessage(
-      anthropic(v.bytes).messages.stream({ model: v.model, max_tokens: 64, messages: MESSAGES }),
-    ),
+    toolCallsFromMessage(anthropic(v.bytes).messages.stream(ask(v.model))),
 };
 
 describe("each SDK path gives every call's exact argument text and the provider's call id", () => {
@@ -161,12 +156,7 @@ test("the variants do cut inside numbers, between surrogate halves and inside UT
 
 test("what the adapter gives is what toolCallFromJson needs: raw_args_json is the model's text", async () => {
   const calls = await toolCallsFromMessage(
-    anthropic().messages.create({
-      model: "deltas-of-3-bytes-of-1",
-      max_tokens: 64,
-      messages: MESSAGES,
-      stream: true,
-    }),
+    anthropic().messages.create(ask("deltas-of-3-bytes-of-1", true)),
   );
   for (const [i, call] of calls.entries()) {
     const built = toolCallFromJson(call);
@@ -177,22 +167,13 @@ test("what the adapter gives is what toolCallFromJson needs: raw_args_json is th
 
 describe("Anthropic: where only the parsed object exists, the adapter says so", () => {
   test("JSON.stringify of the SDK's parsed input has already lost the id (why the adapter refuses it)", async () => {
-    const message = await anthropic().messages.create({
-      model: "one-delta-per-call",
-      max_tokens: 64,
-      messages: MESSAGES,
-    });
+    const message = await anthropic().messages.create(ask("one-delta-per-call"));
     const block = message.content.find((b) => b.type === "tool_use")!;
     expect(JSON.stringify(block.input)).toBe('{"user_id":9007199254740992}');
   });
 
   test("a parsed Message (or the APIPromise awaited) throws provider-text-unavailable at the input, naming the remedies", async () => {
-    const request = () =>
-      anthropic().messages.create({
-        model: "one-delta-per-call",
-        max_tokens: 64,
-        messages: MESSAGES,
-      });
+    const request = () => anthropic().messages.create(ask("one-delta-per-call"));
     for (const source of [await request(), request()]) {
       const error = await toolCallsFromMessage(source).catch((e: unknown) => e);
       expect(error).toMatchObject({
@@ -209,7 +190,7 @@ describe("Anthropic: where only the parsed object exists, the adapter says so", 
 
   test("withResponse() has read the body: provider-text-unavailable, pointing to asResponse()", async () => {
     const { response } = await anthropic()
-      .messages.create({ model: "one-delta-per-call", max_tokens: 64, messages: MESSAGES })
+      .messages.create(ask("one-delta-per-call"))
       .withResponse();
     await expect(toolCallsFromMessage(response)).rejects.toMatchObject({
       code: "provider-text-unavailable",
@@ -219,12 +200,7 @@ describe("Anthropic: where only the parsed object exists, the adapter says so", 
 
   test("a streamed raw Response is refused (the SDK's stream is the way to read it)", async () => {
     const response = await anthropic()
-      .messages.create({
-        model: "one-delta-per-call",
-        max_tokens: 64,
-        messages: MESSAGES,
-        stream: true,
-      })
+      .messages.create(ask("one-delta-per-call", true))
       .asResponse();
     await expect(toolCallsFromMessage(response)).rejects.toMatchObject({
       code: "provider-response-invalid",
@@ -234,22 +210,13 @@ describe("Anthropic: where only the parsed object exists, the adapter says so", 
 
   test("a tool without parameters: {} from a stream with no delta, and from a parsed Message (nothing to lose)", async () => {
     const streamed = await toolCallsFromMessage(
-      anthropic().messages.create({
-        model: "no-params",
-        max_tokens: 64,
-        messages: MESSAGES,
-        stream: true,
-      }),
+      anthropic().messages.create(ask("no-params", true)),
     );
     expect(streamed).toEqual([
       { id: "toolu_now", name: "get_time", argumentsJson: "{}" },
       { id: "toolu_big", name: "get_user", argumentsJson: '{"user_id":9007199254740993}' },
     ]);
-    const parsed = await anthropic().messages.create({
-      model: "no-params-body",
-      max_tokens: 64,
-      messages: MESSAGES,
-    });
+    const parsed = await anthropic().messages.create(ask("no-params-body"));
     expect(await toolCallsFromMessage(parsed)).toEqual([
       { id: "toolu_now", name: "get_time", argumentsJson: "{}" },
     ]);
