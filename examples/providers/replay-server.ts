@@ -143,8 +143,20 @@ export function splitText(text: string, size: number): string[] {
   return pieces;
 }
 
-/** Each call's deltas, as (call index, piece) in the order they are sent. */
-function deltaOrder(scenario: ReplayScenario): [number, string][] {
+/** Each call's deltas, as (call index, piece, last piece of its call) in the order they are sent. */
+function deltaOrder(scenario: ReplayScenario): [number, string, boolean][] {
+  const order = interleavedPieces(scenario);
+  const seen = new Set<number>();
+  const marked: [number, string, boolean][] = [];
+  for (let k = order.length - 1; k >= 0; k--) {
+    const [i, piece] = order[k]!;
+    marked.push([i, piece, !seen.has(i)]);
+    seen.add(i);
+  }
+  return marked.reverse();
+}
+
+function interleavedPieces(scenario: ReplayScenario): [number, string][] {
   const pieces = scenario.calls.map((c) => splitText(c.argumentsJson, scenario.deltaSize ?? 7));
   const order: [number, string][] = [];
   if (scenario.interleave === true) {
@@ -310,8 +322,7 @@ function responsesStream(model: string, scenario: ReplayScenario): string {
       item: functionCallItem(c, i, c.argumentsJson, "completed"),
     });
   };
-  const order = deltaOrder(scenario);
-  order.forEach(([i, piece], k) => {
+  for (const [i, piece, last] of deltaOrder(scenario)) {
     const c = scenario.calls[i]!;
     if (!started.has(i)) {
       started.add(i);
@@ -325,8 +336,8 @@ function responsesStream(model: string, scenario: ReplayScenario): string {
       output_index: outputIndex(scenario, i),
       delta: piece,
     });
-    if (!order.slice(k + 1).some(([j]) => j === i)) done(i);
-  });
+    if (last) done(i);
+  }
   push("response.completed", { response: responseObject(model, scenario) });
   return sse(events);
 }
@@ -374,8 +385,7 @@ function messagesStream(model: string, scenario: ReplayScenario): string {
   }
   events.push({ event: "ping", data: { type: "ping" } });
   const started = new Set<number>();
-  const order = deltaOrder(scenario);
-  order.forEach(([i, piece], k) => {
+  for (const [i, piece, last] of deltaOrder(scenario)) {
     const c = scenario.calls[i]!;
     if (!started.has(i)) {
       started.add(i);
@@ -388,9 +398,8 @@ function messagesStream(model: string, scenario: ReplayScenario): string {
       index: first + i,
       delta: { type: "input_json_delta", partial_json: piece },
     });
-    if (!order.slice(k + 1).some(([j]) => j === i))
-      push("content_block_stop", { index: first + i });
-  });
+    if (last) push("content_block_stop", { index: first + i });
+  }
   // A call without argument text (a tool with no parameters) streams no delta.
   scenario.calls.forEach((c, i) => {
     if (started.has(i)) return;
