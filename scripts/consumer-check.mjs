@@ -18,7 +18,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { writeSnippets } from "./doc-snippets.mjs";
 
@@ -30,7 +30,7 @@ function parseArgs(argv) {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === "--protobuf" && argv[i + 1] !== undefined) opts.protobuf = argv[++i];
-    else if (a === "--node" && argv[i + 1] !== undefined) opts.nodes.push(argv[++i]);
+    else if (a === "--node" && argv[i + 1] !== undefined) opts.nodes.push(resolve(argv[++i]));
     else if (a === "--keep") opts.keep = true;
     else {
       console.error(`consumer-check: unknown argument ${a}`);
@@ -82,15 +82,22 @@ try {
     join(app, "package.json"),
     `${JSON.stringify({ name: "blank-consumer", private: true, type: "module" }, null, 2)}\n`,
   );
-  run(`npm install the tarball with @bufbuild/protobuf@${opts.protobuf}`, "npm", [
-    "install",
-    "--no-audit",
-    "--no-fund",
-    "--prefer-offline",
-    join(tmp, packed.filename),
-    `@bufbuild/protobuf@${opts.protobuf}`,
-    `@modelcontextprotocol/sdk@${pkg.devDependencies["@modelcontextprotocol/sdk"]}`,
-  ], { cwd: app });
+  run(
+    `npm install the tarball with @bufbuild/protobuf@${opts.protobuf}`,
+    "npm",
+    [
+      "install",
+      "--no-audit",
+      "--no-fund",
+      "--prefer-offline",
+      join(tmp, packed.filename),
+      `@bufbuild/protobuf@${opts.protobuf}`,
+      `@modelcontextprotocol/sdk@${pkg.devDependencies["@modelcontextprotocol/sdk"]}`,
+      `@connectrpc/connect@${pkg.devDependencies["@connectrpc/connect"]}`,
+      `@connectrpc/connect-web@${pkg.devDependencies["@connectrpc/connect-web"]}`,
+    ],
+    { cwd: app },
+  );
   const installed = JSON.parse(
     readFileSync(join(app, "node_modules/@bufbuild/protobuf/package.json"), "utf8"),
   ).version;
@@ -134,10 +141,15 @@ try {
       failures.push(`${version}: examples/tool-calls/server.ts`);
       console.log(`FAIL ${version}: server.ts\n${server.stderr}`);
     } else {
-      const out = run(`${version}: server.ts | client.ts`, node, ["examples/tool-calls/client.ts"], {
-        cwd: app,
-        input: server.stdout,
-      });
+      const out = run(
+        `${version}: server.ts | client.ts`,
+        node,
+        ["examples/tool-calls/client.ts"],
+        {
+          cwd: app,
+          input: server.stdout,
+        },
+      );
       // The id above 2^53 the model wrote arrives exactly through raw_args_json.
       if (out !== undefined && !out.includes('"user_id": 9007199254740993')) {
         failures.push(`${version}: client.ts did not print the exact id`);

@@ -105,9 +105,16 @@ export function docSnippets(root = ROOT) {
         }
       } else if (block.lang in CHECKED) {
         const name = `${doc.replace(/\.md$/, "").replace(/[^A-Za-z0-9]+/g, "-")}-${block.line}`;
-        snippets.push({ where, file: `${name}.${CHECKED[block.lang]}`, run: block.run, code: block.code });
+        snippets.push({
+          where,
+          file: `${name}.${CHECKED[block.lang]}`,
+          run: block.run,
+          code: block.code,
+        });
       } else if (!SHOWN.has(block.lang)) {
-        problems.push(`${where}: unknown code language "${block.lang}" (see scripts/doc-snippets.mjs)`);
+        problems.push(
+          `${where}: unknown code language "${block.lang}" (see scripts/doc-snippets.mjs)`,
+        );
       }
     }
   }
@@ -133,7 +140,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   }
   try {
     const list = writeSnippets(outDir);
-    console.log(`doc-snippets: ${list.length} snippets (${list.filter((s) => s.run).length} runnable)`);
+    console.log(
+      `doc-snippets: ${list.length} snippets (${list.filter((s) => s.run).length} runnable)`,
+    );
   } catch (e) {
     console.error(e instanceof Error ? e.message : e);
     process.exit(1);

@@ -8,9 +8,9 @@ import { readFileSync } from "node:fs";
 import { sizeDelimitedDecodeStream } from "@bufbuild/protobuf/wire";
 import {
   ClientActionSchema,
+  structToJson,
   type ToolDescription,
   ToolSchemas,
-  structToJson,
   toolCallArgumentsJson,
 } from "struct-json-bridge";
 

@@ -14,11 +14,17 @@ interface ModelToolCall {
 }
 
 const file = new URL("../data/model-calls.jsonl", import.meta.url);
-const lines = readFileSync(file, "utf8").split("\n").filter((line) => line.trim() !== "");
+const lines = readFileSync(file, "utf8")
+  .split("\n")
+  .filter((line) => line.trim() !== "");
 for (const line of lines) {
   const modelCall = JSON.parse(line) as ModelToolCall;
   const call = toolCallFromJson(
-    { serverId: "demo", name: modelCall.function.name, argumentsJson: modelCall.function.arguments },
+    {
+      serverId: "demo",
+      name: modelCall.function.name,
+      argumentsJson: modelCall.function.arguments,
+    },
     // Where the Struct cannot carry a number exactly; raw_args_json still does.
     { onDiagnostic: (d) => console.error(`${modelCall.id}\t${d.path}\t${d.code}`) },
   );

@@ -6,7 +6,12 @@ const bridge = require("struct-json-bridge");
 const mcp = require("struct-json-bridge/mcp");
 
 const failures = [];
-for (const name of ["ClientActionSchema", "toolCallFromJson", "toolCallArgumentsJson", "structToJson"]) {
+for (const name of [
+  "ClientActionSchema",
+  "toolCallFromJson",
+  "toolCallArgumentsJson",
+  "structToJson",
+]) {
   if (!(name in bridge)) failures.push(`missing export ${name}`);
 }
 if (typeof mcp.toolCallArguments !== "function") failures.push("missing struct-json-bridge/mcp");
