@@ -21,22 +21,17 @@ if (!require("node:fs").readFileSync(proto, "utf8").includes("message CallMCPToo
   failures.push("the .proto export does not lead to the contract");
 }
 
-const text = '{"id":9007199254740993,"line":5,"temp":1.0}';
-const schema = {
-  type: "object",
-  properties: { id: { type: "integer" }, line: { type: "integer" }, temp: { type: "number" } },
-};
-const call = bridge.toolCallFromJson({ name: "t", argumentsJson: text });
+// The main path, as in consumer.mjs: the case is shared (main-path.json).
+const { argumentsJson, schema, fromStruct } = require("./main-path.json");
 const action = create(bridge.ClientActionSchema, {
   actionId: "1",
-  action: { case: "callMcpTool", value: call },
+  action: { case: "callMcpTool", value: bridge.toolCallFromJson({ name: "t", argumentsJson }) },
 });
 const back = fromBinary(bridge.ClientActionSchema, toBinary(bridge.ClientActionSchema, action));
-const viaRaw = bridge.toolCallArgumentsJson(back.action.value, schema);
-const viaStruct = bridge.toolCallArgumentsJson(back.action.value, schema, { rawJson: "ignore" });
-if (viaRaw !== text) failures.push(`raw path gave ${viaRaw}`);
-if (viaStruct !== '{"id":9007199254740992,"line":5,"temp":1.0}') {
-  failures.push(`Struct path gave ${viaStruct}`);
+const call = back.action.value;
+if (bridge.toolCallArgumentsJson(call, schema) !== argumentsJson) failures.push("raw path differs");
+if (bridge.toolCallArgumentsJson(call, schema, { rawJson: "ignore" }) !== fromStruct) {
+  failures.push("Struct path differs");
 }
 // The error class and its guard, from CommonJS.
 try {
