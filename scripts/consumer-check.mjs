@@ -136,6 +136,7 @@ try {
     const version = execFileSync(node, ["--version"], { encoding: "utf8" }).trim();
     run(`${version}: import from ESM`, node, ["smoke/consumer.mjs"], { cwd: app });
     run(`${version}: require from CommonJS`, node, ["smoke/consumer.cjs"], { cwd: app });
+    run(`${version}: both builds in one process`, node, ["smoke/dual.mjs"], { cwd: app });
     const server = spawnSync(node, ["examples/tool-calls/server.ts"], { cwd: app });
     if (server.status !== 0) {
       failures.push(`${version}: examples/tool-calls/server.ts`);
