@@ -187,8 +187,8 @@ describe("signed zero: -0 and +0 are different float64s (issue 12)", () => {
   });
   test("the decoder tells them apart too (at number positions)", () => {
     const schema = { type: "object", additionalProperties: { type: "number" } } as const;
-    expect(toolCallArgumentsJson(arrived({ a: 0, b: -0 }, "x"), schema, { rawJson: "ignore" })).toBe(
-      '{"a":0.0,"b":-0.0}',
-    );
+    expect(
+      toolCallArgumentsJson(arrived({ a: 0, b: -0 }, "x"), schema, { rawJson: "ignore" }),
+    ).toBe('{"a":0.0,"b":-0.0}');
   });
 });

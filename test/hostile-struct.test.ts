@@ -142,7 +142,10 @@ describe("NaN and Infinity in NumberValue", () => {
         value: struct({ n: value({ case: "numberValue", value: n }) }),
       }),
     });
-    expectStructJsonError(() => structMessageToJson(s), { code: "non-finite-number", path: "/x/n" });
+    expectStructJsonError(() => structMessageToJson(s), {
+      code: "non-finite-number",
+      path: "/x/n",
+    });
   });
 });
 

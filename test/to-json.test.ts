@@ -297,14 +297,18 @@ describe("errors", () => {
   test("nonFinite null and unsetValue null write null with a diagnostic", () => {
     const d: string[] = [];
     const onDiagnostic = (x: Diagnostic) => d.push(`${x.path} ${x.code}`);
-    expect(structMessageToJson(nanStruct(), null, { nonFinite: "null", onDiagnostic })).toBe('{"a":null}');
+    expect(structMessageToJson(nanStruct(), null, { nonFinite: "null", onDiagnostic })).toBe(
+      '{"a":null}',
+    );
     expect(structMessageToJson(unsetStruct(), null, { unsetValue: "null", onDiagnostic })).toBe(
       '{"l":[null]}',
     );
     expect(d).toEqual(["/a non-finite-number", "/l/0 value-unset"]);
   });
   test("depth 100 is accepted", () => {
-    expect(structMessageToJson(deep(99), null)).toBe(`${'{"d":'.repeat(100)}null${"}".repeat(100)}`);
+    expect(structMessageToJson(deep(99), null)).toBe(
+      `${'{"d":'.repeat(100)}null${"}".repeat(100)}`,
+    );
   });
   test("depth 100,000 with a huge recursionLimit is written: the walk has no recursion", () => {
     expect(structMessageToJson(deep(99_999), null, { recursionLimit: 1_000_000 })).toBe(
