@@ -1,5 +1,7 @@
 // structToJson: the Struct → JSON writer. Structs are built the way a server
 // does (fromJson(StructSchema, JSON.parse(text))) and sent through binary.
+
+import { readFileSync } from "node:fs";
 import { create, fromBinary, fromJson, type JsonObject, toBinary } from "@bufbuild/protobuf";
 import { type Struct, StructSchema, ValueSchema } from "@bufbuild/protobuf/wkt";
 import { describe, expect, test } from "vitest";
@@ -365,5 +367,25 @@ describe("the JsonObject form and inspection", () => {
       { path: "/t", value: 2, reading: "number", text: "2.0", codes: [] },
       { path: "/u", value: 3.5, reading: "unknown", text: "3.5", codes: [] },
     ]);
+  });
+});
+
+describe("docs/codes.md", () => {
+  test("documents every error and diagnostic code, each once per table it belongs to", () => {
+    const read = (path: string) => readFileSync(new URL(path, import.meta.url), "utf8");
+    const union = (source: string, name: string) => {
+      const body = source.slice(source.indexOf(`export type ${name} =`));
+      return [...body.slice(0, body.indexOf(";")).matchAll(/\| "([a-z-]+)"/g)].map((m) => m[1]!);
+    };
+    const codes = [
+      ...union(read("../src/errors.ts"), "StructJsonErrorCode"),
+      ...union(read("../src/diagnostics.ts"), "DiagnosticCode"),
+    ];
+    expect(codes).toContain("number-precision-lost");
+    const documented = new Set(
+      [...read("../docs/codes.md").matchAll(/^\| `([a-z-]+)`/gm)].map((m) => m[1]!),
+    );
+    expect(codes.filter((c) => !documented.has(c))).toEqual([]);
+    expect([...documented].filter((c) => !codes.includes(c))).toEqual([]);
   });
 });
