@@ -307,7 +307,10 @@ describe("remote $ref is never fetched", () => {
         expect(r.out).toBe(out);
         expect(r.notes).toEqual(notes);
         compileSchema(schema as JsonSchema);
-        inspectNumbers(toolCallFromJson({ name: "t", argumentsJson: args }).args ?? {}, schema as JsonSchema);
+        inspectNumbers(
+          toolCallFromJson({ name: "t", argumentsJson: args }).args ?? {},
+          schema as JsonSchema,
+        );
         // The raw-text path reads the schema too (integer-written-as-float).
         const call = toolCallFromJson({ name: "t", argumentsJson: args });
         expect(toolCallArgumentsJson(call, schema as JsonSchema)).toBe(args);

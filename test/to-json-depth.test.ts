@@ -97,26 +97,26 @@ describe(`input nested ${DEPTH} levels, default limits: the exact code and path`
       path: pathPast(49),
     });
   });
-  test("toolCallArgumentsJson: deep raw text is raw-json-invalid, then the Struct stops at level 101", () => {
-    for (const raw of [true, false]) {
-      const { list, onDiagnostic } = collectDiagnostics();
-      expectStructJsonError(() => toolCallArgumentsJson(deepCall(raw), null, { onDiagnostic }), {
-        code: "recursion-limit",
-        path: pathPast(100),
-      });
-      expect(list).toEqual(raw ? [{ code: "raw-json-invalid", path: "" }] : []);
-    }
-  });
-  test("toolResultJson: the same", () => {
-    for (const raw of [true, false]) {
-      const { list, onDiagnostic } = collectDiagnostics();
-      expectStructJsonError(() => toolResultJson(deepResult(raw), null, { onDiagnostic }), {
-        code: "recursion-limit",
-        path: pathPast(100),
-      });
-      expect(list).toEqual(raw ? [{ code: "raw-json-invalid", path: "" }] : []);
-    }
-  });
+  const decoders: [string, (raw: boolean, options: object) => string][] = [
+    [
+      "toolCallArgumentsJson",
+      (raw, options) => toolCallArgumentsJson(deepCall(raw), null, options),
+    ],
+    ["toolResultJson", (raw, options) => toolResultJson(deepResult(raw), null, options)],
+  ];
+  test.each(decoders)(
+    "%s: deep raw text is raw-json-invalid, then the Struct stops at level 101",
+    (_name, decode) => {
+      for (const raw of [true, false]) {
+        const { list, onDiagnostic } = collectDiagnostics();
+        expectStructJsonError(() => decode(raw, { onDiagnostic }), {
+          code: "recursion-limit",
+          path: pathPast(100),
+        });
+        expect(list).toEqual(raw ? [{ code: "raw-json-invalid", path: "" }] : []);
+      }
+    },
+  );
   test("repairArguments and applyRepair (JSON text): rejected with recursion-limit", () => {
     // The path is repair's to choose (today the root, ""): see the lib report.
     const result = repairArguments(DEEP_TEXT, { type: "object" });
