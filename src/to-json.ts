@@ -273,14 +273,8 @@ interface Frame {
   next: number;
 }
 
-/** A child value, classified: a primitive's output, or a container to walk. */
-type Unwrapped =
-  | { readonly container: false; readonly out: unknown }
-  | {
-      readonly container: true;
-      readonly source: Record<string, unknown> | readonly unknown[];
-      readonly array: boolean;
-    };
+/** What an unwrap returns for an object or array; the container itself is in `Writer.container`. */
+const CONTAINER: unique symbol = Symbol("container");
 
 /**
  * One walk of one Struct: builds the output value and reports diagnostics. The
@@ -297,6 +291,9 @@ class Writer {
   maxDepth = 0;
   /** Whether the walk reads the message form (`Value`s) rather than the JsonObject form. */
   private msg = false;
+  /** The object or array an unwrap returned {@link CONTAINER} for (no allocation per value). */
+  private container: Record<string, unknown> | readonly unknown[] | undefined;
+  private containerIsArray = false;
   private codesHere: DiagnosticCode[] | undefined;
 
   constructor(
@@ -334,14 +331,11 @@ class Writer {
         keys === undefined
           ? (frame.source as readonly unknown[])[i]
           : (frame.source as Record<string, unknown>)[key as string];
-      const child = msg ? this.unwrapMessage(v, node) : this.unwrapPlain(v, node);
-      let out: unknown;
-      if (child.container) {
-        const opened = this.open(child.source, child.array, node, stack.length + 1);
+      let out = msg ? this.unwrapMessage(v, node) : this.unwrapPlain(v, node);
+      if (out === CONTAINER) {
+        const opened = this.open(this.container!, this.containerIsArray, node, stack.length + 1);
         out = opened.out;
         stack.push(opened);
-      } else {
-        out = child.out;
       }
       if (keys === undefined) (frame.out as unknown[])[i] = out;
       else setMember(frame.out as Record<string, unknown>, key as string, out);
@@ -422,56 +416,55 @@ class Writer {
     throw new StructJsonError(code, this.path(), rule);
   }
 
-  /** A `google.protobuf.Value` message. */
-  private unwrapMessage(v: unknown, node: SchemaNode): Unwrapped {
+  /** A `google.protobuf.Value` message: its output, or {@link CONTAINER}. */
+  private unwrapMessage(v: unknown, node: SchemaNode): unknown {
     const kind = (v as Value | undefined)?.kind;
     switch (kind?.case) {
       case "numberValue":
-        return { container: false, out: this.number(kind.value, node) };
+        return this.number(kind.value, node);
       case "stringValue":
       case "boolValue":
-        return { container: false, out: kind.value };
+        return kind.value;
       case "nullValue":
-        return { container: false, out: null };
+        return null;
       case "structValue": {
         const fields = (kind.value as Partial<Struct> | undefined)?.fields;
         if (typeof fields !== "object" || fields === null || Array.isArray(fields)) {
           return this.fail("message-invalid", "a struct_value is not a google.protobuf.Struct");
         }
-        return { container: true, source: fields, array: false };
+        this.container = fields;
+        this.containerIsArray = false;
+        return CONTAINER;
       }
       case "listValue": {
         const values = (kind.value as Partial<ListValue> | undefined)?.values;
         if (!Array.isArray(values)) {
           return this.fail("message-invalid", "a list_value is not a google.protobuf.ListValue");
         }
-        return { container: true, source: values, array: true };
+        this.container = values;
+        this.containerIsArray = true;
+        return CONTAINER;
       }
       default:
-        return { container: false, out: this.unset("a google.protobuf.Value has no kind set") };
+        return this.unset("a google.protobuf.Value has no kind set");
     }
   }
 
-  /** A JsonValue (the JsonObject form). */
-  private unwrapPlain(v: unknown, node: SchemaNode): Unwrapped {
+  /** A JsonValue (the JsonObject form): its output, or {@link CONTAINER}. */
+  private unwrapPlain(v: unknown, node: SchemaNode): unknown {
     switch (typeof v) {
       case "number":
-        return { container: false, out: this.number(v, node) };
+        return this.number(v, node);
       case "string":
       case "boolean":
-        return { container: false, out: v };
+        return v;
       case "object":
-        if (v === null) return { container: false, out: null };
-        return {
-          container: true,
-          source: v as Record<string, unknown> | unknown[],
-          array: Array.isArray(v),
-        };
+        if (v === null) return null;
+        this.container = v as Record<string, unknown> | unknown[];
+        this.containerIsArray = Array.isArray(v);
+        return CONTAINER;
       default:
-        return {
-          container: false,
-          out: this.unset("a value is neither null, boolean, number, string, list nor struct"),
-        };
+        return this.unset("a value is neither null, boolean, number, string, list nor struct");
     }
   }
 
