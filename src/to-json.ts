@@ -5,6 +5,13 @@
 // text JSON.stringify cannot produce (`1.0`, exact digits above 2^53) are
 // carried as JSON.rawJSON where the runtime has it, and elsewhere as marker
 // strings that are swapped for their text afterwards (see raw-number-text.ts).
+// Values nested deeper than JSON.stringify's own recursion can take go to our
+// iterative writer instead; the walk itself keeps its own stack.
+//
+// The two forms of a Struct are told apart by the caller, never by content
+// (a model writes the content): structToJson reads the JsonObject form that
+// generated code holds in Struct fields; structMessageToJson reads a Struct
+// message. Arguments with members named `$typeName` or `fields` are data.
 
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { ListValue, Struct, Value } from "@bufbuild/protobuf/wkt";
@@ -57,7 +64,8 @@ export interface StructToJsonOptions {
   unsetValue: "error" | "null";
   /**
    * Deepest nesting of objects and arrays accepted, the top-level object being
-   * level 1; deeper throws `recursion-limit`. Default 100.
+   * level 1; deeper throws `recursion-limit`. Default 100. The walk keeps its
+   * own stack, so any limit is safe: the runtime's stack never decides.
    */
   recursionLimit: number;
   /**

@@ -368,6 +368,24 @@ describe("the JsonObject form and inspection", () => {
       { path: "/u", value: 3.5, reading: "unknown", text: "3.5", codes: [] },
     ]);
   });
+  test("inspectNumbers shows number-precision-lost where structToJson reports it", () => {
+    const schema = obj({ n: { type: "number" } });
+    const args = { n: 2 ** 53 };
+    expect(inspectNumbers(args, schema)).toEqual([
+      {
+        path: "/n",
+        value: 2 ** 53,
+        reading: "number",
+        text: "9007199254740992.0",
+        codes: ["number-precision-lost"],
+      },
+    ]);
+    const reported: string[] = [];
+    expect(
+      structToJson(args, schema, { onDiagnostic: (d) => reported.push(`${d.path} ${d.code}`) }),
+    ).toBe('{"n":9007199254740992.0}');
+    expect(reported).toEqual(["/n number-precision-lost"]);
+  });
 });
 
 describe("docs/codes.md", () => {
