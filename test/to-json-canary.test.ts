@@ -134,6 +134,8 @@ const OPTIONS: Record<string, unknown>[] = [
   { rawArgsJson: S },
   { rawStructuredContentJson: S },
   { repair: true },
+  { recursionLimit: -Number(NUM) },
+  { [K]: S },
 ];
 
 /** Everything a failing call left behind, as text, with its paths taken out. */
