@@ -96,37 +96,49 @@ describe("help and usage", () => {
   });
 
   test.each([
-    [["bogus"], 'struct-json-bridge: unknown command "bogus" (see --help)'],
-    [["help", "bogus"], 'struct-json-bridge: unknown command "bogus" (see --help)'],
-    [["decode", "--bogus"], "struct-json-bridge: decode: Unknown option '--bogus' (see --help)"],
+    [
+      ["bogus"],
+      "struct-json-bridge: usage-error: unknown command (the commands are decode, encode and inspect) (see --help)",
+    ],
+    [
+      ["help", "bogus"],
+      "struct-json-bridge: usage-error: unknown command (the commands are decode, encode and inspect) (see --help)",
+    ],
+    [
+      ["decode", "--bogus"],
+      "struct-json-bridge: usage-error: decode: unknown option --bogus (see --help)",
+    ],
     [
       ["decode", "--format", "xml", "action.json"],
-      'struct-json-bridge: --format must be binary or json, not "xml" (see --help)',
+      "struct-json-bridge: usage-error: --format must be binary or json (see --help)",
     ],
     [
       ["decode", "--raw", "maybe", "action.json"],
-      'struct-json-bridge: --raw must be verify or trust or ignore, not "maybe" (see --help)',
+      "struct-json-bridge: usage-error: --raw must be verify or trust or ignore (see --help)",
     ],
     [
       ["decode", "--schema"],
-      "struct-json-bridge: decode: Option '--schema <value>' argument missing (see --help)",
+      "struct-json-bridge: usage-error: decode: --schema needs a value (see --help)",
     ],
     [
       ["decode", "a.json", "b.json"],
-      "struct-json-bridge: decode: expected one input FILE, got 2 (see --help)",
+      "struct-json-bridge: usage-error: decode: expected one input FILE, got 2 (see --help)",
     ],
-    [["encode", "args.json"], "struct-json-bridge: encode: --name NAME is required (see --help)"],
+    [
+      ["encode", "args.json"],
+      "struct-json-bridge: usage-error: encode: --name NAME is required (see --help)",
+    ],
     [
       ["encode", "--name", "t", "--raw", "sometimes", "args.json"],
-      'struct-json-bridge: --raw must be always or when-lossy or never, not "sometimes" (see --help)',
+      "struct-json-bridge: usage-error: --raw must be always or when-lossy or never (see --help)",
     ],
     [
       ["inspect", "--schema", "tools-list.json"],
-      "struct-json-bridge: inspect: FILE is required (- for stdin) (see --help)",
+      "struct-json-bridge: usage-error: inspect: FILE is required (- for stdin) (see --help)",
     ],
     [
       ["inspect", "action.json"],
-      "struct-json-bridge: inspect: --schema FILE is required (see --help)",
+      "struct-json-bridge: usage-error: inspect: --schema FILE is required (see --help)",
     ],
   ])("%j is a usage error (exit 2, one line)", (args, line) => {
     expect(cli(args)).toEqual({ status: 2, stdout: "", stderr: `${line}\n` });
@@ -196,7 +208,11 @@ describe("encode", () => {
       '{"x": 1e400}',
       "struct-json-bridge: number-out-of-range at /x: the number is beyond float64's range",
     ],
-    ["missing.json", [], "struct-json-bridge: cannot read missing.json: no such file"],
+    [
+      "missing.json",
+      [],
+      "struct-json-bridge: input-unreadable: cannot read the input: no such file",
+    ],
   ] as const)("bad input %s is rejected (exit 1, one line)", (file, stdin, line) => {
     const r = cli(["encode", "--name", "t", file], typeof stdin === "string" ? stdin : undefined);
     expect(r).toEqual({ status: 1, stdout: "", stderr: `${line}\n` });
@@ -210,7 +226,7 @@ describe("encode", () => {
     expect(r).toEqual({
       status: 1,
       stdout: "",
-      stderr: "struct-json-bridge: stdin is not valid UTF-8 text\n",
+      stderr: "struct-json-bridge: invalid-unicode: the input is not valid UTF-8 text\n",
     });
   });
 });
@@ -277,24 +293,24 @@ describe("decode", () => {
   test.each([
     [
       ["action-truncated.binpb"],
-      "input is neither ProtoJSON nor a binary ClientAction, CallMCPTool or MCPToolResult (as a ClientAction: premature EOF)",
+      "message-invalid: the input is neither ProtoJSON nor a binary ClientAction, CallMCPTool or MCPToolResult (as a ClientAction: it ends inside a field)",
     ],
     [
       ["--format", "binary", "action.json"],
-      "input is neither ProtoJSON nor a binary ClientAction, CallMCPTool or MCPToolResult (as a ClientAction: invalid end group tag)",
+      "message-invalid: the input is neither ProtoJSON nor a binary ClientAction, CallMCPTool or MCPToolResult (as a ClientAction: it has an invalid field tag or wire type)",
     ],
     [
       ["--type", "result", "action.binpb"],
-      "not a valid binary MCPToolResult: cant skip wire type 4",
+      "message-invalid: not a valid binary MCPToolResult: it has an invalid field tag or wire type",
     ],
-    [["--format", "json", "action.binpb"], "input is not UTF-8 text"],
+    [["--format", "json", "action.binpb"], "invalid-unicode: the input is not valid UTF-8 text"],
     [
       ["args-invalid.json"],
-      "input is not valid JSON: Object value expected after ':' at position 33",
+      "invalid-json at /line of the input message: unexpected end of input at position 33",
     ],
     [
       ["call-duplicate-key.json"],
-      "input is not valid JSON: Duplicate key 'name' encountered at position 18",
+      "duplicate-key at /name of the input message: a key appears twice in one object (two readings)",
     ],
     [
       ["call-mismatch.json"],
@@ -302,27 +318,30 @@ describe("decode", () => {
     ],
     [
       ["args.json"],
-      "cannot tell which message this ProtoJSON is (no member of ClientAction, CallMCPTool or MCPToolResult): pass --type",
+      "message-ambiguous: cannot tell which message this ProtoJSON is (no member of ClientAction, CallMCPTool or MCPToolResult): pass --type",
     ],
     [
       ["--schema", "schema-unreadable.json", "action.binpb"],
-      "schema schema-unreadable.json is not valid JSON: Quoted object key or end of object '}' expected but reached end of input at position 60",
+      "invalid-json at /properties of the --schema file: unexpected end of input at position 60",
     ],
     [
       ["--schema", "schema-duplicate-key.json", "action.binpb"],
-      "schema schema-duplicate-key.json is not valid JSON: Duplicate key 'type' encountered at position 63",
+      "duplicate-key at /type of the --schema file: a key appears twice in one object (two readings)",
     ],
-    [["--schema", "missing.json", "action.binpb"], "cannot read missing.json: no such file"],
+    [
+      ["--schema", "missing.json", "action.binpb"],
+      "input-unreadable: cannot read the --schema file: no such file",
+    ],
     [
       ["--schema", "tools-list.json", "result.json"],
-      "schema tools-list.json lists several tools: pass --tool NAME",
+      "tool-not-found: the --schema file lists several tools: pass --tool NAME",
     ],
     [
       ["--schema", "tools-list.json", "--tool", "nope", "action.binpb"],
-      'schema tools-list.json lists no tool named "nope"',
+      "tool-not-found: the --schema file lists no tool by the name given to --tool",
     ],
-    [["missing.bin"], "cannot read missing.bin: no such file"],
-    [["."], "cannot read .: is a directory"],
+    [["missing.bin"], "input-unreadable: cannot read the input: no such file"],
+    [["."], "input-unreadable: cannot read the input: it is a directory"],
   ])("%j is rejected (exit 1, one line)", (args, line) => {
     expect(cli(["decode", ...args])).toEqual({
       status: 1,
@@ -338,7 +357,7 @@ describe("decode", () => {
       status: 1,
       stdout: "",
       stderr:
-        "struct-json-bridge: not a valid binary MCPToolResult: it has fields this type does not define\n",
+        "struct-json-bridge: message-invalid: not a valid binary MCPToolResult: it has fields this type does not define\n",
     });
   });
 
@@ -346,7 +365,7 @@ describe("decode", () => {
     expect(cli(["decode"], "")).toEqual({
       status: 1,
       stdout: "",
-      stderr: "struct-json-bridge: input is empty\n",
+      stderr: "struct-json-bridge: message-invalid: the input is empty\n",
     });
   });
 
@@ -409,11 +428,11 @@ describe("inspect", () => {
   test.each([
     [
       ["action-truncated.binpb", "--schema", "tools-list.json"],
-      "input is neither ProtoJSON nor a binary ClientAction, CallMCPTool or MCPToolResult (as a ClientAction: premature EOF)",
+      "message-invalid: the input is neither ProtoJSON nor a binary ClientAction, CallMCPTool or MCPToolResult (as a ClientAction: it ends inside a field)",
     ],
     [
       ["action.binpb", "--schema", "schema-unreadable.json"],
-      "schema schema-unreadable.json is not valid JSON: Quoted object key or end of object '}' expected but reached end of input at position 60",
+      "invalid-json at /properties of the --schema file: unexpected end of input at position 60",
     ],
   ])("%j is rejected (exit 1, one line)", (args, line) => {
     expect(cli(["inspect", ...args])).toEqual({

@@ -1,12 +1,14 @@
 // `decode`: a ClientAction, CallMCPTool or MCPToolResult in, the arguments (or
 // structured content) JSON text out, as a client would hand it to an MCP server.
 
+import type { JsonObject } from "@bufbuild/protobuf";
 import { toolCallArgumentsJson, toolResultJson } from "../index.js";
 import { type CliIo, diagnosticsAfterSuccess } from "./cli-io.js";
 import { readMessage } from "./message-input.js";
+import { numberReadings, warnIfSchemaDescribesNoNumber } from "./number-readings.js";
 import { choice, parseOptions, singleInput } from "./parse-options.js";
 import { readBytes } from "./read-input.js";
-import { pickSchema, readSchema } from "./schema-input.js";
+import { type PickedSchema, pickSchema, readSchema } from "./schema-input.js";
 
 /** `decode --help`. */
 export const DECODE_HELP = `Usage: struct-json-bridge decode [FILE|-] [options]
@@ -62,7 +64,7 @@ export function decodeCommand(argv: readonly string[], io: CliIo): 0 {
   const tool = typeof values.tool === "string" ? values.tool : undefined;
   // Read the schema first: an unreadable schema is reported even for bad input.
   const source = schemaFile === undefined ? undefined : readSchema(schemaFile);
-  const message = readMessage(readBytes(input), format, type);
+  const message = readMessage(readBytes(input, "the input"), format, type);
   const diagnostics = diagnosticsAfterSuccess(io);
   const options = {
     onDiagnostic: diagnostics.onDiagnostic,
@@ -70,21 +72,28 @@ export function decodeCommand(argv: readonly string[], io: CliIo): 0 {
     ...(wholeFloats === undefined ? {} : { wholeFloats }),
   };
   let json: string;
+  let picked: PickedSchema | undefined;
+  let struct: JsonObject;
   if (message.type === "result") {
-    const schema =
+    picked =
       source === undefined
         ? undefined
-        : pickSchema(source, tool ?? "", "outputSchema", schemaFile!);
-    json = toolResultJson(message.result, schema ?? null, options);
+        : pickSchema(source, tool, tool !== undefined, "outputSchema");
+    json = toolResultJson(message.result, picked?.schema ?? null, options);
+    struct = message.result.structuredContent ?? {};
   } else {
-    const schema =
+    picked =
       source === undefined
         ? undefined
-        : pickSchema(source, tool ?? message.call.name, "inputSchema", schemaFile!);
-    json = toolCallArgumentsJson(message.call, schema ?? null, options);
+        : pickSchema(source, tool ?? message.call.name, tool !== undefined, "inputSchema");
+    json = toolCallArgumentsJson(message.call, picked?.schema ?? null, options);
+    struct = message.call.args ?? {};
   }
   // Raw text may already end with a newline (it is passed on byte for byte).
   io.stdout(json.endsWith("\n") ? json : `${json}\n`);
   diagnostics.flush();
+  if (picked !== undefined) {
+    warnIfSchemaDescribesNoNumber(io, picked, numberReadings(struct, picked.schema ?? null));
+  }
   return 0;
 }

@@ -50,7 +50,11 @@ export function encodeCommand(argv: readonly string[], io: CliIo): 0 {
   const actionId = typeof values["action-id"] === "string" ? values["action-id"] : "";
   const diagnostics = diagnosticsAfterSuccess(io);
   const call = toolCallFromJson(
-    { name, argumentsJson: readText(input), ...(serverId === undefined ? {} : { serverId }) },
+    {
+      name,
+      argumentsJson: readText(input, "the input"),
+      ...(serverId === undefined ? {} : { serverId }),
+    },
     { onDiagnostic: diagnostics.onDiagnostic, ...(raw === undefined ? {} : { rawArgsJson: raw }) },
   );
   const action = create(ClientActionSchema, {

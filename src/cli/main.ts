@@ -3,14 +3,18 @@
 // messages. Every failure is one line on stderr and a documented exit status.
 
 import { readFileSync } from "node:fs";
-import { isStructJsonError } from "../errors.js";
-import { CliError, type ExitCode } from "./cli-error.js";
+import {
+  CliError,
+  type ExitCode,
+  errorLine,
+  fromStructJsonError,
+  inputError,
+  PROGRAM,
+} from "./cli-error.js";
 import type { CliIo } from "./cli-io.js";
 import { DECODE_HELP, decodeCommand } from "./decode-command.js";
 import { ENCODE_HELP, encodeCommand } from "./encode-command.js";
 import { INSPECT_HELP, inspectCommand } from "./inspect-command.js";
-
-const PROGRAM = "struct-json-bridge";
 
 /** `struct-json-bridge --help`. */
 const MAIN_HELP = `Usage: ${PROGRAM} <command> [options]
@@ -29,12 +33,12 @@ Run "${PROGRAM} <command> --help" for a command's options.
 Exit status: 0 ok, 1 input rejected (malformed, truncated or ambiguous input,
 an unreadable file or schema, arguments that disagree with raw_args_json),
 2 usage error (unknown command or option, a missing or invalid value),
-70 internal error (a bug: please report it).`;
+70 internal error (a bug: please report it).
 
-const COMMANDS: Record<
-  string,
-  { run: (argv: readonly string[], io: CliIo) => ExitCode; help: string }
-> = {
+A failure is one line on stderr: "${PROGRAM}: CODE at PATH: what is wrong",
+built from codes, JSON Pointer paths and positions, never from input values.`;
+
+const COMMANDS: Record<string, { run: (argv: readonly string[], io: CliIo) => 0; help: string }> = {
   decode: { run: decodeCommand, help: DECODE_HELP },
   encode: { run: encodeCommand, help: ENCODE_HELP },
   inspect: { run: inspectCommand, help: INSPECT_HELP },
@@ -62,7 +66,7 @@ function runCli(argv: readonly string[], io: CliIo): ExitCode {
     if (command === undefined || command === "--help" || command === "-h" || command === "help") {
       const topic = command === "help" && rest[0] !== undefined ? COMMANDS[rest[0]] : undefined;
       if (command === "help" && rest[0] !== undefined && topic === undefined) {
-        throw new CliError(2, `unknown command ${JSON.stringify(rest[0])}`);
+        throw unknownCommand();
       }
       if (command === undefined) {
         io.stderr(MAIN_HELP);
@@ -76,19 +80,46 @@ function runCli(argv: readonly string[], io: CliIo): ExitCode {
       return 0;
     }
     const cmd = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
-    if (cmd === undefined) throw new CliError(2, `unknown command ${JSON.stringify(command)}`);
+    if (cmd === undefined) throw unknownCommand();
     return cmd.run(rest, io);
   } catch (e) {
-    if (e instanceof CliError) {
-      io.stderr(`${PROGRAM}: ${e.message}${e.exitCode === 2 ? " (see --help)" : ""}`);
-      return e.exitCode;
-    }
-    if (isStructJsonError(e)) {
-      io.stderr(`${PROGRAM}: ${e.message.split("\n")[0]}`);
-      return 1;
-    }
-    throw e;
+    const error = asCliError(e);
+    io.stderr(errorLine(error));
+    return error.exitCode;
   }
+}
+
+function unknownCommand(): CliError {
+  return new CliError(
+    2,
+    "usage-error",
+    "unknown command (the commands are decode, encode and inspect)",
+  );
+}
+
+/**
+ * Any failure as one of ours. The library's errors keep their code and path
+ * (into the arguments); a stack overflow is input nesting deeper than this
+ * runtime can hold; anything else is a bug, described by its class alone,
+ * since a foreign error's text may quote the input.
+ */
+function asCliError(e: unknown): CliError {
+  if (e instanceof CliError) return e;
+  const ours = fromStructJsonError(e);
+  if (ours !== undefined) return ours;
+  if (e instanceof RangeError && /call stack/i.test(e.message)) {
+    return inputError(
+      "recursion-limit",
+      "the input nests deeper than this runtime's stack can hold",
+      {
+        cause: e,
+      },
+    );
+  }
+  const kind = e instanceof Error && /^[A-Za-z]{1,40}$/.test(e.name) ? e.name : "failure";
+  return new CliError(70, "internal-error", `an unexpected ${kind} (a bug: please report it)`, {
+    cause: e,
+  });
 }
 
 /** Runs as the process: real stdout/stderr, exit status in process.exitCode. */
@@ -101,15 +132,7 @@ function main(): void {
     stdout: (chunk) => process.stdout.write(chunk),
     stderr: (line) => process.stderr.write(`${line}\n`),
   };
-  try {
-    process.exitCode = runCli(process.argv.slice(2), io);
-  } catch (e) {
-    // A bug, not bad input: still one line, but say so.
-    io.stderr(
-      `${PROGRAM}: internal error: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}`,
-    );
-    process.exitCode = 70;
-  }
+  process.exitCode = runCli(process.argv.slice(2), io);
 }
 
 main();

@@ -1,0 +1,41 @@
+// The numbers of a message's Struct as the schema reads them: inspect's
+// table, and decode's check that the --schema file describes any of them.
+
+import { fromJson, type JsonObject } from "@bufbuild/protobuf";
+import { StructSchema } from "@bufbuild/protobuf/wkt";
+import { inspectNumbers, type NumberInspection, type SchemaArg } from "../to-json.js";
+import { PROGRAM } from "./cli-error.js";
+import type { CliIo } from "./cli-io.js";
+import type { PickedSchema } from "./schema-input.js";
+
+/**
+ * Every number of `fields` (the JsonObject protobuf-es keeps in a Struct
+ * field) with its reading. The fields are handed over as a Struct message, so
+ * that members a model wrote (`$typeName`, `fields`) are read as the data they
+ * are, never as a sign of the form: what inspect shows is what decode sends.
+ */
+export function numberReadings(fields: JsonObject, schema: SchemaArg): NumberInspection[] {
+  // Struct nesting is bounded (49 levels) by the time a message is read, so
+  // protobuf-es's conversion cannot run deep.
+  return inspectNumbers(fromJson(StructSchema, fields), schema);
+}
+
+/**
+ * Warns on stderr when a --schema was given, the message carries numbers,
+ * and the schema gives every one of them the reading "unknown": then it is
+ * most likely the wrong schema (or the wrong tool's).
+ */
+export function warnIfSchemaDescribesNoNumber(
+  io: CliIo,
+  picked: PickedSchema | undefined,
+  numbers: readonly NumberInspection[],
+): void {
+  if (picked === undefined || numbers.length === 0) return;
+  if (numbers.some((n) => n.reading !== "unknown")) return;
+  const count = `${numbers.length} number${numbers.length === 1 ? "" : "s"}`;
+  const detail =
+    picked.missing === undefined
+      ? `the schema describes none of the message's ${count} (each reads "unknown")`
+      : `${picked.missing}, so none of the message's ${count} is described (each reads "unknown")`;
+  io.stderr(`${PROGRAM}: warning: schema-describes-no-number: ${detail}`);
+}
