@@ -20,8 +20,11 @@ line as "path<TAB>code" (path is an RFC 6901 JSON Pointer, "" for the root).
 
 Options:
   --schema FILE          the tool's JSON Schema (inputSchema for a call,
-                         outputSchema for a result), one MCP tool object, or a
-                         whole tools/list result (the tool is picked by name)
+                         outputSchema for a result), one MCP tool object, a
+                         tools/list result, the JSON-RPC response holding it,
+                         or an array of tools (the tool is picked by name);
+                         anything else is an error, and a schema that
+                         describes none of the numbers is a warning
   --tool NAME            which tool of a tools/list --schema file to use
                          (default: the call's name; needed for a result)
   --format binary|json   input format (default: auto-detected)
@@ -36,7 +39,9 @@ Options:
                          (default decimal: 1.0)
   -h, --help             this help
 
-Exit status: 0 ok, 1 input rejected, 2 usage error.`;
+Exit status: 0 ok, 1 input rejected, 2 usage error, 70 internal error (a bug).
+A failure is one line on stderr: "struct-json-bridge: CODE at PATH: what is
+wrong" (see docs/cli.md), never quoting the input.`;
 
 /** Runs `decode`; returns the exit status. */
 export function decodeCommand(argv: readonly string[], io: CliIo): 0 {

@@ -26,7 +26,9 @@ Options:
   --format binary|json   output: binary protobuf or ProtoJSON (default json)
   -h, --help             this help
 
-Exit status: 0 ok, 1 input rejected, 2 usage error.`;
+Exit status: 0 ok, 1 input rejected, 2 usage error, 70 internal error (a bug).
+A failure is one line on stderr: "struct-json-bridge: CODE at PATH: what is
+wrong" (see docs/cli.md), never quoting the input.`;
 
 /** Runs `encode`; returns the exit status. */
 export function encodeCommand(argv: readonly string[], io: CliIo): 0 {

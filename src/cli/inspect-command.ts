@@ -24,14 +24,17 @@ ProtoJSON) and prints one tab-separated line per number in its Struct:
   path       RFC 6901 JSON Pointer of the number
   struct     the float64 the Struct holds (JavaScript's shortest form)
   raw        the number as written in raw_args_json / raw_structured_content_json
-             ("-" when the message carries no raw text)
+             ("-" when the message carries no raw text, or raw text that
+             is not one well-formed JSON object: then stderr says
+             "<TAB>raw-json-invalid", as decode does)
   reading    what the schema says it is: integer, number, ambiguous or unknown
   output     the text decode writes for it from the Struct and schema
   codes      diagnostics at that number, comma-separated ("-" for none)
 
 Options:
-  --schema FILE          the tool's JSON Schema, one MCP tool object, or a
-                         tools/list result (required)
+  --schema FILE          the tool's JSON Schema, one MCP tool object, a
+                         tools/list result, the JSON-RPC response holding it,
+                         or an array of tools (required; see decode --help)
   --tool NAME            which tool of a tools/list --schema file to use
                          (default: the call's name; needed for a result)
   --format binary|json   input format (default: auto-detected)
@@ -39,7 +42,9 @@ Options:
                          message type (default: auto-detected where only one fits)
   -h, --help             this help
 
-Exit status: 0 ok, 1 input rejected, 2 usage error.`;
+Exit status: 0 ok, 1 input rejected, 2 usage error, 70 internal error (a bug).
+A failure is one line on stderr: "struct-json-bridge: CODE at PATH: what is
+wrong" (see docs/cli.md), never quoting the input.`;
 
 /**
  * Number texts of a raw JSON text, by JSON Pointer; undefined when it is not
