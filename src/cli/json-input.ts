@@ -8,16 +8,33 @@ import { pointerAppend } from "../json-pointer.js";
 import { parseJsonText } from "../parse-json.js";
 import { fromStructJsonError, inputError } from "./cli-error.js";
 
+/** A document the CLI reads as JSON: how error lines name it, and how deep it may nest. */
+export interface JsonDocument {
+  /** "the input message", "the --schema file". */
+  readonly name: string;
+  /** Levels of nesting allowed (an object or array is one level). */
+  readonly nestingLimit: number;
+  /** The rule broken by nesting deeper, as error lines state it. */
+  readonly nestingRule: string;
+}
+
 /**
- * Parses `text` as one JSON value nesting at most `nestingLimit` levels;
- * throws a one-line input error whose path points into the text read as
- * `where` ("the input message", "the --schema file").
+ * Parses `text` as one JSON value; throws a one-line input error whose path
+ * points into `document`.
  */
-export function parseJsonInput(text: string, nestingLimit: number, where: string): JsonValue {
+export function parseJsonInput(text: string, document: JsonDocument): JsonValue {
   try {
-    return parseJsonText(text, "plain", nestingLimit);
+    return parseJsonText(text, "plain", document.nestingLimit);
   } catch (e) {
-    throw fromStructJsonError(e, where) ?? e;
+    const error = fromStructJsonError(e, document.name);
+    if (error?.code === "recursion-limit") {
+      throw inputError("recursion-limit", document.nestingRule, {
+        path: error.path,
+        document: document.name,
+        cause: e,
+      });
+    }
+    throw error ?? e;
   }
 }
 
@@ -34,15 +51,15 @@ export function checkNesting(
   value: JsonValue,
   path: JsonPointer,
   limit: number,
-  where: string,
+  document: JsonDocument,
 ): void {
   if (value === null || typeof value !== "object") return;
   const stack: { value: object; path: JsonPointer; depth: number }[] = [{ value, path, depth: 1 }];
   for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
     if (top.depth > limit) {
-      throw inputError("recursion-limit", `nesting deeper than the limit of ${limit} levels`, {
+      throw inputError("recursion-limit", document.nestingRule, {
         path: top.path,
-        document: where,
+        document: document.name,
       });
     }
     const children: readonly [string | number, JsonValue][] = Array.isArray(top.value)

@@ -29,7 +29,7 @@ import {
 import { DEFAULT_STRUCT_DEPTH } from "../from-json.js";
 import { type JsonPointer, pointerAppend } from "../json-pointer.js";
 import { CliError, type ErrorLineCode, inputError } from "./cli-error.js";
-import { checkNesting, isJsonObject, parseJsonInput } from "./json-input.js";
+import { checkNesting, isJsonObject, type JsonDocument, parseJsonInput } from "./json-input.js";
 
 /** The wire formats the CLI reads and writes. */
 export type WireFormat = "binary" | "json";
@@ -59,11 +59,32 @@ const SCHEMAS: Record<MessageType, DescMessage> = {
   result: MCPToolResultSchema,
 };
 
-/** How the input message is named in error lines (paths point into it). */
-const WHERE = "the input message";
+/**
+ * The input message as a JSON document. A CallMCPTool's or MCPToolResult's
+ * Struct starts at level 2, a ClientAction's at level 3 (one more allowed).
+ */
+const MESSAGE: JsonDocument = {
+  name: "the input message",
+  nestingLimit: DEFAULT_STRUCT_DEPTH + 1,
+  nestingRule: `a Struct nests deeper than ${DEFAULT_STRUCT_DEPTH} levels`,
+};
+const ACTION_MESSAGE: JsonDocument = { ...MESSAGE, nestingLimit: DEFAULT_STRUCT_DEPTH + 2 };
 
-/** The ProtoJSON text's nesting limit: a ClientAction's Struct starts at level 3. */
-const PROTOJSON_NESTING_LIMIT = DEFAULT_STRUCT_DEPTH + 2;
+/** Parses the input message's text, with the nesting limit of the type it turns out to be. */
+function parseMessageText(text: string, type: MessageType | undefined): JsonValue {
+  if (type === "action") return parseJsonInput(text, ACTION_MESSAGE);
+  try {
+    return parseJsonInput(text, MESSAGE);
+  } catch (e) {
+    // Too deep inside a ClientAction's call: that Struct may nest one level more.
+    if (type === undefined && e instanceof CliError && e.code === "recursion-limit") {
+      if (/^\/(callMcpTool|call_mcp_tool)\//.test(e.path ?? "")) {
+        return parseJsonInput(text, ACTION_MESSAGE);
+      }
+    }
+    throw e;
+  }
+}
 
 // ProtoJSON member names (JSON name and proto name) that only one type has.
 const JSON_KEYS: Record<MessageType, readonly string[]> = {
@@ -160,6 +181,11 @@ function detectBinary(bytes: Uint8Array): InputMessage {
   }
   if (readings.length === 1) return readings[0]!;
   if (readings.length === 0) {
+    // Too deep as any type is too deep, whatever the type.
+    const deep = errors.find((e) => e.code === "recursion-limit");
+    if (deep !== undefined) {
+      throw inputError("recursion-limit", "the input nests deeper than protobuf's recursion limit");
+    }
     const asAction = errors[0]!;
     const why = asAction.detail.replace(/^not a valid binary ClientAction: /, "");
     throw inputError(
@@ -209,7 +235,7 @@ function detectJsonType(value: { readonly [key: string]: JsonValue }): MessageTy
 }
 
 function shapeError(path: JsonPointer, detail: string): CliError {
-  return inputError("message-invalid", detail, { path, document: WHERE });
+  return inputError("message-invalid", detail, { path, document: MESSAGE.name });
 }
 
 /**
@@ -241,7 +267,7 @@ function checkShape(value: { readonly [key: string]: JsonValue }, desc: DescMess
       } else if (field.fieldKind === "message") {
         if (!isJsonObject(v)) throw shapeError(path, "expected an object");
         if (field.message.typeName === "google.protobuf.Struct") {
-          checkNesting(v, path, DEFAULT_STRUCT_DEPTH, WHERE);
+          checkNesting(v, path, DEFAULT_STRUCT_DEPTH, MESSAGE);
         } else {
           stack.push({ value: v, desc: field.message, path });
         }
@@ -253,11 +279,11 @@ function checkShape(value: { readonly [key: string]: JsonValue }, desc: DescMess
 }
 
 function decodeJson(text: string, type: MessageType | undefined): InputMessage {
-  const value = parseJsonInput(text, PROTOJSON_NESTING_LIMIT, WHERE);
+  const value = parseMessageText(text, type);
   if (!isJsonObject(value)) {
     throw inputError("not-an-object", "ProtoJSON input must be a JSON object", {
       path: "",
-      document: WHERE,
+      document: MESSAGE.name,
     });
   }
   const t = type ?? detectJsonType(value);

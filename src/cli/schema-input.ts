@@ -9,7 +9,7 @@ import type { JsonPointer } from "../json-pointer.js";
 import { pointerAppend } from "../json-pointer.js";
 import type { JsonSchema } from "../json-schema.js";
 import { inputError } from "./cli-error.js";
-import { isJsonObject, parseJsonInput } from "./json-input.js";
+import { isJsonObject, type JsonDocument, parseJsonInput } from "./json-input.js";
 import { readText } from "./read-input.js";
 import { checkJsonSchema } from "./schema-check.js";
 
@@ -18,6 +18,12 @@ export const SCHEMA_FILE = "the --schema file";
 
 /** Nesting a schema file may have: far beyond any real schema, well within the parser's stack. */
 export const SCHEMA_NESTING_LIMIT = 512;
+
+const SCHEMA_DOCUMENT: JsonDocument = {
+  name: SCHEMA_FILE,
+  nestingLimit: SCHEMA_NESTING_LIMIT,
+  nestingRule: `nesting deeper than ${SCHEMA_NESTING_LIMIT} levels`,
+};
 
 /** Which of a tool's schemas a command needs. */
 export type SchemaRole = "inputSchema" | "outputSchema";
@@ -86,7 +92,7 @@ export function schemaSource(value: JsonValue): SchemaSource {
 /** Reads and parses a schema file; any failure is one input error. */
 export function readSchema(file: string): SchemaSource {
   const text = readText(file, SCHEMA_FILE);
-  return schemaSource(parseJsonInput(text, SCHEMA_NESTING_LIMIT, SCHEMA_FILE));
+  return schemaSource(parseJsonInput(text, SCHEMA_DOCUMENT));
 }
 
 /**
