@@ -647,44 +647,39 @@ describe("ProtoJSON is read by the package's parser, in the package's words", ()
 });
 
 describe("--schema: a JSON Schema or tools, nothing else", () => {
+  const notASchema = (rule: string) => `not a JSON Schema: ${rule}`;
   test.each([
-    ['{"type":5}', "/type", '"type" must be a JSON type name or a non-empty array of them'],
-    ['{"type":"integr"}', "/type", '"type" must be a JSON type name or a non-empty array of them'],
+    [
+      '{"type":5}',
+      "/type",
+      notASchema('"type" must be a JSON type name or a non-empty array of them'),
+    ],
+    [
+      '{"type":"integr"}',
+      "/type",
+      notASchema('"type" must be a JSON type name or a non-empty array of them'),
+    ],
     [
       '{"properties":{"id":{"type":["integer",null]}}}',
       "/properties/id/type",
-      '"type" must be a JSON type name or a non-empty array of them',
+      notASchema('"type" must be a JSON type name or a non-empty array of them'),
     ],
-    ['{"properties":{"id":5}}', "/properties/id", "a schema is an object or a boolean"],
+    ['{"properties":{"id":5}}', "/properties/id", notASchema("a schema is an object or a boolean")],
     [
       '{"properties":[]}',
       "/properties",
-      '"properties" must be an object whose members are schemas',
+      notASchema('"properties" must be an object whose members are schemas'),
     ],
-    ['{"allOf":[]}', "/allOf", '"allOf" must be a non-empty array of schemas'],
-    ['{"items":"x"}', "/items", '"items" must be a schema or an array of schemas'],
-    ['{"multipleOf":0}', "/multipleOf", '"multipleOf" must be a number greater than 0'],
-    ['{"$ref":5}', "/$ref", '"$ref" must be a string'],
+    ['{"allOf":[]}', "/allOf", notASchema('"allOf" must be a non-empty array of schemas')],
+    ['{"items":"x"}', "/items", notASchema('"items" must be a schema or an array of schemas')],
+    ['{"multipleOf":0}', "/multipleOf", notASchema('"multipleOf" must be a number greater than 0')],
+    ['{"$ref":5}', "/$ref", notASchema('"$ref" must be a string')],
     [
       '{"$defs":{"a":{"type":5}}}',
       "/$defs/a/type",
-      '"type" must be a JSON type name or a non-empty array of them',
+      notASchema('"type" must be a JSON type name or a non-empty array of them'),
     ],
-  ])("%s is not a JSON Schema", (schema, path, rule) => {
-    const f = tmpFile(schema);
-    for (const command of [
-      ["decode", "action.binpb"],
-      ["inspect", "action.binpb"],
-    ]) {
-      expect(cli([...command, "--schema", f])).toEqual({
-        status: 1,
-        stdout: "",
-        stderr: `struct-json-bridge: schema-invalid at ${path} of the --schema file: not a JSON Schema: ${rule}\n`,
-      });
-    }
-  });
 
-  test.each([
     ["5", "(root)", "neither a JSON Schema (an object or a boolean) nor tools"],
     ['"x"', "(root)", "neither a JSON Schema (an object or a boolean) nor tools"],
     ["null", "(root)", "neither a JSON Schema (an object or a boolean) nor tools"],
@@ -705,9 +700,9 @@ describe("--schema: a JSON Schema or tools, nothing else", () => {
     [
       '{"tools":[{"name":"lookup","inputSchema":{"properties":{"id":{"type":5}}}}]}',
       "/tools/0/inputSchema/properties/id/type",
-      'not a JSON Schema: "type" must be a JSON type name or a non-empty array of them',
+      notASchema('"type" must be a JSON type name or a non-empty array of them'),
     ],
-  ])("%s is neither a JSON Schema nor tools", (schema, path, detail) => {
+  ])("%s is rejected", (schema, path, detail) => {
     const f = tmpFile(schema);
     for (const command of [
       ["decode", "action.binpb"],
