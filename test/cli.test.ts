@@ -781,3 +781,39 @@ describe("arguments posing as a message", () => {
     });
   });
 });
+
+describe("non-finite numbers in a binary Struct", () => {
+  test.each([
+    [Number.NaN, "NaN"],
+    [Number.POSITIVE_INFINITY, "Infinity"],
+  ])("%s: decode rejects it, inspect shows it", (v, shown) => {
+    const value = new BinaryWriter().tag(2, WireType.Bit64).double(v).finish();
+    const entry = new BinaryWriter()
+      .tag(1, WireType.LengthDelimited)
+      .string("x")
+      .tag(2, WireType.LengthDelimited)
+      .bytes(value)
+      .finish();
+    const struct = new BinaryWriter().tag(1, WireType.LengthDelimited).bytes(entry).finish();
+    const call = tmpFile(
+      new BinaryWriter()
+        .tag(2, WireType.LengthDelimited)
+        .string("t")
+        .tag(3, WireType.LengthDelimited)
+        .bytes(struct)
+        .finish(),
+    );
+    expect(cli(["decode", call])).toEqual({
+      status: 1,
+      stdout: "",
+      stderr: "struct-json-bridge: non-finite-number at /x: NaN and Infinity have no JSON form\n",
+    });
+    const schema = tmpFile('{"properties":{"x":{"type":"number"}}}');
+    expect(cli(["inspect", call, "--schema", schema])).toEqual({
+      status: 0,
+      // The library gives a non-finite number no reading.
+      stdout: `${HEADER}\n/x\t${shown}\t-\tunknown\tnull\tnon-finite-number\n`,
+      stderr: "",
+    });
+  });
+});

@@ -17,22 +17,29 @@ import type { PickedSchema } from "./schema-input.js";
 export function numberReadings(fields: JsonObject, schema: SchemaArg): NumberInspection[] {
   // Struct nesting is bounded (49 levels) by the time a message is read, so
   // protobuf-es's conversion cannot run deep.
-  return inspectNumbers(fromJson(StructSchema, fields), schema);
+  // NaN and unset values are shown (output "null", with their code), not
+  // refused: inspect is where one looks for them; decode still rejects them.
+  return inspectNumbers(fromJson(StructSchema, fields), schema, {
+    nonFinite: "null",
+    unsetValue: "null",
+  });
 }
 
 /**
- * Warns on stderr when a --schema was given, the message carries numbers,
- * and the schema gives every one of them the reading "unknown": then it is
- * most likely the wrong schema (or the wrong tool's).
+ * Warns on stderr when a --schema was given, the message carries finite
+ * numbers, and the schema gives every one of them the reading "unknown": then
+ * it is most likely the wrong schema (or the wrong tool's).
  */
 export function warnIfSchemaDescribesNoNumber(
   io: CliIo,
   picked: PickedSchema | undefined,
   numbers: readonly NumberInspection[],
 ): void {
-  if (picked === undefined || numbers.length === 0) return;
-  if (numbers.some((n) => n.reading !== "unknown")) return;
-  const count = `${numbers.length} number${numbers.length === 1 ? "" : "s"}`;
+  if (picked === undefined) return;
+  // NaN and Infinity read "unknown" whatever the schema says: they do not count.
+  const finite = numbers.filter((n) => Number.isFinite(n.value));
+  if (finite.length === 0 || finite.some((n) => n.reading !== "unknown")) return;
+  const count = `${finite.length} number${finite.length === 1 ? "" : "s"}`;
   const detail =
     picked.missing === undefined
       ? `the schema describes none of the message's ${count} (each reads "unknown")`
