@@ -94,11 +94,11 @@ export function decodeCommand(argv: readonly string[], io: CliIo): 0 {
     json = toolCallArgumentsJson(message.call, picked?.schema ?? null, options);
     struct = message.call.args ?? {};
   }
+  // Read before anything is written: a failure stays the one line printed.
+  const numbers = picked === undefined ? [] : numberReadings(struct, picked.schema ?? null);
   // Raw text may already end with a newline (it is passed on byte for byte).
   io.stdout(json.endsWith("\n") ? json : `${json}\n`);
   diagnostics.flush();
-  if (picked !== undefined) {
-    warnIfSchemaDescribesNoNumber(io, picked, numberReadings(struct, picked.schema ?? null));
-  }
+  warnIfSchemaDescribesNoNumber(io, picked, numbers);
   return 0;
 }
