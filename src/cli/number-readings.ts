@@ -1,8 +1,7 @@
 // The numbers of a message's Struct as the schema reads them: inspect's
 // table, and decode's check that the --schema file describes any of them.
 
-import { fromJson, type JsonObject } from "@bufbuild/protobuf";
-import { StructSchema } from "@bufbuild/protobuf/wkt";
+import type { JsonObject } from "@bufbuild/protobuf";
 import { inspectNumbers, type NumberInspection, type SchemaArg } from "../to-json.js";
 import { PROGRAM } from "./cli-error.js";
 import type { CliIo } from "./cli-io.js";
@@ -10,19 +9,14 @@ import type { PickedSchema } from "./schema-input.js";
 
 /**
  * Every number of `fields` (the JsonObject protobuf-es keeps in a Struct
- * field) with its reading. The fields are handed over as a Struct message, so
- * that members a model wrote (`$typeName`, `fields`) are read as the data they
- * are, never as a sign of the form: what inspect shows is what decode sends.
+ * field) with its reading. inspectNumbers takes that form as data: members a
+ * model wrote (`$typeName`, `fields`) are never a sign of another form, so
+ * what inspect shows is what decode sends.
  */
 export function numberReadings(fields: JsonObject, schema: SchemaArg): NumberInspection[] {
-  // Struct nesting is bounded (49 levels) by the time a message is read, so
-  // protobuf-es's conversion cannot run deep.
   // NaN and unset values are shown (output "null", with their code), not
   // refused: inspect is where one looks for them; decode still rejects them.
-  return inspectNumbers(fromJson(StructSchema, fields), schema, {
-    nonFinite: "null",
-    unsetValue: "null",
-  });
+  return inspectNumbers(fields, schema, { nonFinite: "null", unsetValue: "null" });
 }
 
 /**
