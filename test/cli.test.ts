@@ -143,6 +143,23 @@ describe("help and usage", () => {
       ["inspect", "action.json"],
       "struct-json-bridge: usage-error: inspect: --schema FILE is required (see --help)",
     ],
+    [
+      ["decode", "--raw", "trust", "--raw", "ignore", "action.json"],
+      "struct-json-bridge: usage-error: decode: --raw is given twice (see --help)",
+    ],
+    [
+      ["decode", "--schema", "--tool", "x", "action.json"],
+      "struct-json-bridge: usage-error: decode: --schema needs a value (see --help)",
+    ],
+    [
+      ["decode", "--help=yes"],
+      "struct-json-bridge: usage-error: decode: --help takes no value (see --help)",
+    ],
+    [["decode", "-x"], "struct-json-bridge: usage-error: decode: unknown option -x (see --help)"],
+    [
+      ["decode", "--Bogus=secret"],
+      "struct-json-bridge: usage-error: decode: unknown option (see --help)",
+    ],
   ])("%j is a usage error (exit 2, one line)", (args, line) => {
     expect(cli(args)).toEqual({ status: 2, stdout: "", stderr: `${line}\n` });
   });

@@ -16,9 +16,9 @@ export interface ParsedArgs {
   readonly positionals: readonly string[];
 }
 
-/** An option name we may print: it is one of ours, or at least looks like an option name. */
+/** " --name" for an option name that looks like one of ours; "" for anything else (never echoed). */
 function optionName(rawName: string): string {
-  return /^-(-[a-z][a-z0-9-]{0,39}|[A-Za-z0-9])$/.test(rawName) ? rawName : "(unprintable)";
+  return /^-(-[a-z][a-z0-9-]{0,39}|[A-Za-z0-9])$/.test(rawName) ? ` ${rawName}` : "";
 }
 
 /**
@@ -48,7 +48,7 @@ export function parseOptions(
     if (token.kind !== "option") continue;
     const option = Object.hasOwn(spec, token.name) ? spec[token.name] : undefined;
     if (option === undefined) {
-      throw usageError(`${command}: unknown option ${optionName(token.rawName)}`);
+      throw usageError(`${command}: unknown option${optionName(token.rawName)}`);
     }
     const name = `--${token.name}`;
     if (Object.hasOwn(values, token.name)) throw usageError(`${command}: ${name} is given twice`);
