@@ -476,8 +476,43 @@ function tmpFile(content: string | Uint8Array): string {
 }
 
 const nested = (depth: number) => `${"[".repeat(depth)}${"]".repeat(depth)}`;
+
+/**
+ * A binary CallMCPTool named "t" whose args hold one member, written by hand
+ * (`value` is a google.protobuf.Value's bytes) so that it may be what
+ * protobuf-es would refuse to write.
+ */
+function binaryCall(key: string, value: Uint8Array): Uint8Array {
+  const entry = new BinaryWriter()
+    .tag(1, WireType.LengthDelimited)
+    .string(key)
+    .tag(2, WireType.LengthDelimited)
+    .bytes(value)
+    .finish();
+  const struct = new BinaryWriter().tag(1, WireType.LengthDelimited).bytes(entry).finish();
+  return new BinaryWriter()
+    .tag(2, WireType.LengthDelimited)
+    .string("t")
+    .tag(3, WireType.LengthDelimited)
+    .bytes(struct)
+    .finish();
+}
 const zeros = (n: number) => "/0".repeat(n);
 const HEADER = "path\tstruct\traw\treading\toutput\tcodes";
+
+/** decode and inspect both reject the --schema file with exactly this line (exit 1). */
+function expectSchemaRejected(schemaFile: string, line: string): void {
+  for (const command of [
+    ["decode", "action.binpb"],
+    ["inspect", "action.binpb"],
+  ]) {
+    expect(cli([...command, "--schema", schemaFile])).toEqual({
+      status: 1,
+      stdout: "",
+      stderr: `struct-json-bridge: ${line}\n`,
+    });
+  }
+}
 
 describe("deep input: a documented exit and one line, never a stack overflow", () => {
   test.each([3000, 100_000])(
@@ -541,19 +576,7 @@ describe("deep input: a documented exit and one line, never a stack overflow", (
       const list = new BinaryWriter().tag(1, WireType.LengthDelimited).bytes(value).finish();
       value = new BinaryWriter().tag(6, WireType.LengthDelimited).bytes(list).finish();
     }
-    const entry = new BinaryWriter()
-      .tag(1, WireType.LengthDelimited)
-      .string("a")
-      .tag(2, WireType.LengthDelimited)
-      .bytes(value)
-      .finish();
-    const struct = new BinaryWriter().tag(1, WireType.LengthDelimited).bytes(entry).finish();
-    const call = new BinaryWriter()
-      .tag(2, WireType.LengthDelimited)
-      .string("t")
-      .tag(3, WireType.LengthDelimited)
-      .bytes(struct)
-      .finish();
+    const call = binaryCall("a", value);
     for (const command of [["decode"], ["inspect", "--schema", "lookup-schema.json"]]) {
       expect(cli([...command, tmpFile(call)])).toEqual({
         status: 1,
@@ -566,16 +589,10 @@ describe("deep input: a documented exit and one line, never a stack overflow", (
 
   test("a --schema file nested 100000 levels", () => {
     const schema = tmpFile(`{"x":${nested(100_000)}}`);
-    for (const command of [
-      ["decode", "action.binpb"],
-      ["inspect", "action.binpb"],
-    ]) {
-      expect(cli([...command, "--schema", schema])).toEqual({
-        status: 1,
-        stdout: "",
-        stderr: `struct-json-bridge: recursion-limit at /x${zeros(511)} of the --schema file: nesting deeper than 512 levels\n`,
-      });
-    }
+    expectSchemaRejected(
+      schema,
+      `recursion-limit at /x${zeros(511)} of the --schema file: nesting deeper than 512 levels`,
+    );
   });
 });
 
@@ -721,16 +738,7 @@ describe("--schema: a JSON Schema or tools, nothing else", () => {
     ],
   ])("%s is rejected", (schema, path, detail) => {
     const f = tmpFile(schema);
-    for (const command of [
-      ["decode", "action.binpb"],
-      ["inspect", "action.binpb"],
-    ]) {
-      expect(cli([...command, "--schema", f])).toEqual({
-        status: 1,
-        stdout: "",
-        stderr: `struct-json-bridge: schema-invalid at ${path} of the --schema file: ${detail}\n`,
-      });
-    }
+    expectSchemaRejected(f, `schema-invalid at ${path} of the --schema file: ${detail}`);
   });
 
   test("a saved JSON-RPC tools/list response is the tools list it holds", () => {
@@ -805,21 +813,7 @@ describe("non-finite numbers in a binary Struct", () => {
     [Number.POSITIVE_INFINITY, "Infinity"],
   ])("%s: decode rejects it, inspect shows it", (v, shown) => {
     const value = new BinaryWriter().tag(2, WireType.Bit64).double(v).finish();
-    const entry = new BinaryWriter()
-      .tag(1, WireType.LengthDelimited)
-      .string("x")
-      .tag(2, WireType.LengthDelimited)
-      .bytes(value)
-      .finish();
-    const struct = new BinaryWriter().tag(1, WireType.LengthDelimited).bytes(entry).finish();
-    const call = tmpFile(
-      new BinaryWriter()
-        .tag(2, WireType.LengthDelimited)
-        .string("t")
-        .tag(3, WireType.LengthDelimited)
-        .bytes(struct)
-        .finish(),
-    );
+    const call = tmpFile(binaryCall("x", value));
     expect(cli(["decode", call])).toEqual({
       status: 1,
       stdout: "",
