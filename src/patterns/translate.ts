@@ -293,7 +293,7 @@ class Translator {
       } else if (rest.startsWith("<")) {
         const close = this.p.indexOf(">", this.i);
         const name = close < 0 ? "" : this.p.slice(this.i + 2, close);
-        if (!/^[$_\p{ID_Start}][$\u200c\u200d\p{ID_Continue}]*$/u.test(name)) {
+        if (!/^[$_\p{ID_Start}](?:[$\p{ID_Continue}]|\u200c|\u200d)*$/u.test(name)) {
           this.refuse("invalid", start);
         }
         this.i = close + 1;
