@@ -8,13 +8,13 @@ import { pointerFrom } from "./json-pointer.js";
 import type { JsonSchema } from "./json-schema.js";
 import { PlainProbe } from "./object-probes.js";
 import { parseJsonObjectText } from "./parse-json.js";
+import type { PatternEngine } from "./patterns/engine.js";
 import {
-  arrayScope,
   type CompiledSchema,
-  numberReading,
-  objectScope,
+  type NumberReading,
   rootNode,
   type SchemaNode,
+  SchemaReader,
 } from "./schema/index.js";
 
 /** How a receiver treats a raw JSON text carried beside the Struct. */
@@ -37,7 +37,8 @@ const MALFORMED = new Set([
  * `raw-json-invalid`); throws `raw-struct-mismatch` when it is well-formed but
  * disagrees (two readings: never guess). Reports `integer-written-as-float`
  * where a whole number is written with a fraction or exponent at a position
- * the schema reads as integer.
+ * the schema reads as integer (`patterns`: the engine for `patternProperties`,
+ * as in structToJson; without it such positions read as unknown).
  */
 export function verifyRawJson(
   raw: string,
@@ -45,6 +46,7 @@ export function verifyRawJson(
   schema: JsonSchema | CompiledSchema | null | undefined,
   recursionLimit: number,
   onDiagnostic: DiagnosticHandler,
+  patterns?: PatternEngine,
 ): boolean {
   const wholeFloats: (string | number)[][] = [];
   let parsed: JsonObject;
@@ -69,8 +71,9 @@ export function verifyRawJson(
   }
   if (wholeFloats.length > 0 && schema != null) {
     const root = rootNode(schema);
+    const reader = new SchemaReader({ patterns });
     for (const path of wholeFloats) {
-      if (readingAt(root, parsed, path) === "integer") {
+      if (readingAt(reader, root, parsed, path) === "integer") {
         onDiagnostic({ code: "integer-written-as-float", path: pointerFrom(path) });
       }
     }
@@ -119,24 +122,25 @@ function agrees(
 
 /** The schema's reading of the number at `path` in `root`. */
 function readingAt(
+  reader: SchemaReader,
   node: SchemaNode,
   root: JsonObject,
   path: readonly (string | number)[],
-): ReturnType<typeof numberReading> {
+): NumberReading {
   const ignore = () => {};
   let value: JsonValue = root;
   for (const token of path) {
     if (node.isUnknown) return "unknown";
     if (Array.isArray(value)) {
-      node = arrayScope(node, value.length, ignore).child(token as number);
+      node = reader.arrayScope(node, value.length, ignore).child(token as number);
       value = value[token as number]!;
     } else {
       const obj = value as JsonObject;
-      node = objectScope(node, new PlainProbe(obj), ignore).child(token as string);
+      node = reader.objectScope(node, new PlainProbe(obj), ignore).child(token as string);
       value = obj[token as string]!;
     }
   }
   return node.isUnknown || typeof value !== "number"
     ? "unknown"
-    : numberReading(node, value, ignore);
+    : reader.numberReading(node, value, ignore);
 }

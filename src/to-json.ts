@@ -14,6 +14,7 @@ import type { JsonPointer } from "./json-pointer.js";
 import { pointerFrom } from "./json-pointer.js";
 import type { JsonSchema } from "./json-schema.js";
 import { MessageProbe, PlainProbe } from "./object-probes.js";
+import type { PatternEngine } from "./patterns/engine.js";
 import {
   type RawTextSink,
   rawTextMarkers,
@@ -22,13 +23,11 @@ import {
   writeJsonText,
 } from "./raw-number-text.js";
 import {
-  arrayScope,
   type CompiledSchema,
   type NumberReading,
-  numberReading,
-  objectScope,
   rootNode,
   type SchemaNode,
+  SchemaReader,
 } from "./schema/index.js";
 
 /** Options of {@link structToJson}; pass a `Partial` of it, the rest comes from {@link structToJsonDefaults}. */
@@ -71,6 +70,14 @@ export interface StructToJsonOptions {
   canonical: boolean;
   /** Receives each diagnostic (`{ code, path }`, never a value). Default: ignored. */
   onDiagnostic: DiagnosticHandler;
+  /**
+   * A linear-time engine for the schema's `patternProperties`, e.g.
+   * `re2Patterns` from "struct-json-bridge/re2". Default undefined: a member
+   * whose reading depends on a pattern reads as unknown (a whole value is
+   * written as an integer, as JSON would) and `schema-pattern-unevaluated` is
+   * reported at it. Patterns are never run by JavaScript's backtracking RegExp.
+   */
+  patterns: PatternEngine | undefined;
 }
 
 /** The frozen defaults of {@link StructToJsonOptions}. */
@@ -82,6 +89,7 @@ export const structToJsonDefaults: Readonly<StructToJsonOptions> = Object.freeze
   indent: 0,
   canonical: false,
   onDiagnostic: ignoreDiagnostics,
+  patterns: undefined,
 });
 
 /** A tool schema as the decoder takes it: JSON Schema, compiled schema, or none. */
@@ -219,6 +227,11 @@ function resolveOptions(options: Partial<StructToJsonOptions> | undefined): Stru
   )
     bad("indent", "must be a number of spaces from 0 to 10 or a string");
   if (typeof o.onDiagnostic !== "function") bad("onDiagnostic", "must be a function");
+  if (
+    o.patterns !== undefined &&
+    typeof (o.patterns as Partial<PatternEngine> | null)?.compile !== "function"
+  )
+    bad("patterns", "must be a pattern engine (an object with a compile method)");
   if (o.canonical && indentString(o.indent) !== "")
     bad("canonical", "cannot be combined with indent (canonical text has no whitespace)");
   return o;
@@ -244,6 +257,8 @@ class Writer {
   private readonly tokens: (string | number)[] = [];
   private readonly decimal: boolean;
   private readonly note: (code: DiagnosticCode) => void;
+  /** The schema reader of this walk: one budget for the whole call. */
+  private readonly schema: SchemaReader;
   onNumber: NumberHook | undefined;
   private codesHere: DiagnosticCode[] | undefined;
 
@@ -254,6 +269,7 @@ class Writer {
   ) {
     this.decimal = opts.wholeFloats === "decimal";
     this.note = (code) => this.report(code);
+    this.schema = new SchemaReader({ patterns: opts.patterns });
   }
 
   run(fields: Record<string, unknown>, msg: boolean, root: SchemaNode): unknown {
@@ -351,7 +367,7 @@ class Writer {
     const probe = msg
       ? new MessageProbe(fields as Record<string, Value>)
       : new PlainProbe(fields as JsonObject);
-    const scope = objectScope(node, probe, this.note);
+    const scope = this.schema.objectScope(node, probe, this.note);
     for (let i = 0; i < keys.length; i++) {
       const k = keys[i]!;
       tokens.push(k);
@@ -376,7 +392,7 @@ class Writer {
     const n = items.length;
     const out = new Array<unknown>(n);
     // Before the index is pushed: the scope's notes are about the array itself.
-    const scope = node.isUnknown ? undefined : arrayScope(node, n, this.note);
+    const scope = node.isUnknown ? undefined : this.schema.arrayScope(node, n, this.note);
     const tokens = this.tokens;
     tokens.push(0);
     const last = tokens.length - 1;
@@ -405,7 +421,7 @@ class Writer {
       return this.fail("non-finite-number", "NaN and Infinity have no JSON form");
     }
     if (node.isUnknown) return v;
-    const reading = numberReading(node, v, this.note);
+    const reading = this.schema.numberReading(node, v, this.note);
     const raw = this.raw;
     switch (reading) {
       case "integer":
@@ -444,7 +460,9 @@ class Writer {
     this.codesHere = codes;
     try {
       const reading =
-        node.isUnknown || !Number.isFinite(v) ? "unknown" : numberReading(node, v, () => {});
+        node.isUnknown || !Number.isFinite(v)
+          ? "unknown"
+          : this.schema.numberReading(node, v, () => {});
       const out = this.number(v, node);
       const text = writeJsonText(out, "", false);
       hook(this.path(), v, reading, text, codes);

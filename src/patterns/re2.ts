@@ -9,7 +9,7 @@ import { translatePattern } from "./translate.js";
 /** Largest compiled RE2 program accepted (instructions); a test costs about this much per character. */
 export const MAX_PROGRAM_SIZE = 20_000;
 /** RE2 instructions per work unit charged per character tested. */
-const INSTRUCTIONS_PER_UNIT = 16;
+const INSTRUCTIONS_PER_UNIT = 64;
 
 /** The size of a compiled pattern's program, from re2js's internals when available, else the text length. */
 function programSize(re: RE2JS, text: string): number {

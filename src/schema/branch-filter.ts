@@ -11,7 +11,7 @@
 import { isPrimitive, isRecord, kw } from "./keywords.js";
 import { type Disj, expansion, K_FALSE, type NodeBase, type SchNode, typesOf } from "./nodes.js";
 import type { ObjectProbe } from "./types.js";
-import { DROPPED, type Memo, Op, run, type Work } from "./work.js";
+import { DROPPED, Op, run, type Work } from "./work.js";
 
 type Primitive = string | number | boolean | null;
 
@@ -132,25 +132,20 @@ function valuesPred(values: readonly unknown[]): Pred {
   };
 }
 
-/** What one schema object's own keywords require of a member's value (`const`/`enum`). */
+/** What one schema object's own keywords require of a member's value (`const`/`enum`); memoized on the node. */
 function ownValuePred(s: SchNode): Pred {
-  if (s.ownValuePred !== undefined) return s.ownValuePred;
+  if (s.ownValuePred !== undefined) return s.ownValuePred as Pred;
   const parts: Pred[] = [];
   if (Object.hasOwn(s.raw, "const")) parts.push(valuesPred([s.raw.const]));
   const e = kw(s.raw, "enum");
   if (Array.isArray(e)) parts.push(valuesPred(e));
-  s.ownValuePred = and(parts);
-  return s.ownValuePred;
+  const p = and(parts);
+  s.ownValuePred = p;
+  return p;
 }
 
 /** Op: the value predicate of a node (a member's schema): own const/enum, through refs, allOf, anyOf/oneOf. */
 export class ValuePredOp extends Op<NodeBase, Pred> {
-  get(n: NodeBase): Memo<Pred> | undefined {
-    return n.valuePred;
-  }
-  set(n: NodeBase, m: Memo<Pred>): void {
-    n.valuePred = m;
-  }
   compute(n: NodeBase, work: Work): Pred {
     const exp = expansion(n, work);
     if (exp.hasFalse) return false;
@@ -193,7 +188,6 @@ const MEMBER_CHECK_KEYWORDS = [
 
 /** What one schema object's own keywords require of an object value. */
 function ownObjectPred(s: SchNode, work: Work, valueOp: ValuePredOp): Pred {
-  if (s.ownObjectPred !== undefined) return s.ownObjectPred;
   const parts: Pred[] = [];
   const types = typesOf(s);
   if (types !== undefined && !types.includes("object")) parts.push(false);
@@ -222,8 +216,7 @@ function ownObjectPred(s: SchNode, work: Work, valueOp: ValuePredOp): Pred {
       parts.push({ t: "member", key, test, size: 1 + sizeOf(test) });
     }
   }
-  s.ownObjectPred = and(parts);
-  return s.ownObjectPred;
+  return and(parts);
 }
 
 /** `const`/`enum` applied to an object value: some member must be an object whose primitive members match. */
@@ -242,23 +235,29 @@ function objectValuesPred(values: readonly unknown[]): Pred {
   return or(alts);
 }
 
-/** Op: the predicate an object value must pass to possibly match a node. */
+/**
+ * Op: the predicate an object value must pass to possibly match a node. It
+ * also holds this computation's memos of what is derived from it (own
+ * predicates, kept branches), so nothing budgeted outlives the computation.
+ */
 export class ObjectPredOp extends Op<NodeBase, Pred> {
-  constructor(private readonly valueOp: ValuePredOp) {
-    super();
-  }
-  get(n: NodeBase): Memo<Pred> | undefined {
-    return n.objectPred;
-  }
-  set(n: NodeBase, m: Memo<Pred>): void {
-    n.objectPred = m;
-  }
+  private readonly valueOp = new ValuePredOp();
+  private readonly own = new Map<SchNode, Pred>();
+  readonly branchPreds = new Map<Disj, readonly Pred[]>();
+  readonly kept = new Map<Disj, readonly NodeBase[]>();
   compute(n: NodeBase, work: Work): Pred {
     if (n.kind === K_FALSE) return false;
     const exp = expansion(n, work);
     if (exp.hasFalse) return false;
     const parts: Pred[] = [];
-    for (const s of exp.owns) parts.push(ownObjectPred(s, work, this.valueOp));
+    for (const s of exp.owns) {
+      let p = this.own.get(s);
+      if (p === undefined) {
+        p = ownObjectPred(s, work, this.valueOp);
+        this.own.set(s, p);
+      }
+      parts.push(p);
+    }
     for (const d of exp.disjs) {
       if (d.filterable) parts.push(branchesPred(d, work, this, (i) => discriminatorPred(d, i)));
     }
@@ -266,14 +265,9 @@ export class ObjectPredOp extends Op<NodeBase, Pred> {
   }
 }
 
-/** Op: whether an array value can possibly match a node (JSON type only). */
+/** Op: whether an array value can possibly match a node (JSON type only); holds its computation's kept branches. */
 export class ArrayOkOp extends Op<NodeBase, boolean> {
-  get(n: NodeBase): Memo<boolean> | undefined {
-    return n.arrayOk;
-  }
-  set(n: NodeBase, m: Memo<boolean>): void {
-    n.arrayOk = m;
-  }
+  readonly kept = new Map<Disj, readonly NodeBase[]>();
   compute(n: NodeBase, work: Work): boolean {
     if (n.kind === K_FALSE) return false;
     const exp = expansion(n, work);
@@ -334,39 +328,60 @@ function discriminatorPred(d: Disj, i: number): Pred {
   return { t: "disc", key: disc.propertyName, mappingKeys: disc.mapping, mapped, name, size: 1 };
 }
 
-/** Per branch of `d`: the object predicate including the discriminator's (memoized on `d`). */
+/** Per branch of `d`: the object predicate including the discriminator's (memoized in `objectOp`). */
 export function branchPredsOf(d: Disj, work: Work, objectOp: ObjectPredOp): readonly Pred[] {
-  if (d.branchPreds !== undefined) return d.branchPreds;
+  const found = objectOp.branchPreds.get(d);
+  if (found !== undefined) return found;
   const out: Pred[] = [];
   for (let i = 0; i < d.branches.length; i++) {
     const p = run(work, objectOp, d.branches[i]!);
     out.push(p === DROPPED ? true : and([p, discriminatorPred(d, i)]));
   }
-  d.branchPreds = out;
+  objectOp.branchPreds.set(d, out);
   return out;
 }
 
-/** The branches of `d` an object value of any content may match (memoized); all when none may. */
+/** The branches of `d` an object value of any content may match (memoized in `objectOp`); all when none may. */
 export function keptForObject(d: Disj, work: Work, objectOp: ObjectPredOp): readonly NodeBase[] {
-  if (d.keptForObject !== undefined) return d.keptForObject;
+  const found = objectOp.kept.get(d);
+  if (found !== undefined) return found;
   let kept = d.branches;
   if (d.filterable) {
     const preds = branchPredsOf(d, work, objectOp);
     kept = d.branches.filter((_, i) => preds[i] !== false);
     if (kept.length === 0) kept = d.branches;
   }
-  d.keptForObject = kept;
+  objectOp.kept.set(d, kept);
   return kept;
 }
 
-/** The branches of `d` an array value may match (memoized); all when none may. */
+/** The branches of `d` an array value may match (memoized in `arrayOp`); all when none may. */
 export function keptForArray(d: Disj, work: Work, arrayOp: ArrayOkOp): readonly NodeBase[] {
-  if (d.keptForArray !== undefined) return d.keptForArray;
+  const found = arrayOp.kept.get(d);
+  if (found !== undefined) return found;
   let kept = d.branches;
   if (d.filterable) {
     kept = d.branches.filter((b) => run(work, arrayOp, b) !== false);
     if (kept.length === 0) kept = d.branches;
   }
-  d.keptForArray = kept;
+  arrayOp.kept.set(d, kept);
   return kept;
+}
+
+/** Adds to `out` every member key an object predicate looks at (its answer depends on nothing else). */
+export function predicateKeys(p: Pred, out: Set<string>): void {
+  if (typeof p === "boolean") return;
+  switch (p.t) {
+    case "and":
+    case "or":
+      for (const x of p.items) predicateKeys(x, out);
+      return;
+    case "has":
+    case "member":
+    case "disc":
+      out.add(p.key);
+      return;
+    default:
+      return;
+  }
 }

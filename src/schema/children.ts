@@ -6,22 +6,22 @@
 // conjunction of the children; the child of a disjunction is the disjunction of
 // the kept branches' children (a branch that says nothing of the key
 // contributes "unknown").
+import { compilePattern, isPatternRefusal } from "../patterns/engine.js";
 import { type ArrayOkOp, keptForArray, keptForObject, type ObjectPredOp } from "./branch-filter.js";
 import {
   arrayKeywordsOf,
   type Disj,
   type Doc,
   expansion,
+  K_FALSE,
   K_UNKNOWN,
-  MAX_CHILD_MEMO,
   makeAll,
   makeAny,
   NodeBase,
   objectKeywordsOf,
   type SchNode,
-  TOO_COMPLEX_NODE,
 } from "./nodes.js";
-import { DROPPED, FAILED, type Memo, Op, run, WORK_EXCEEDED, type Work } from "./work.js";
+import { DROPPED, Op, PATTERN_UNDECIDED, run, type Work } from "./work.js";
 
 /** Marks a child that is nothing but a cut recursion; reads as unknown outside. */
 export const CUT_NODE = new NodeBase(K_UNKNOWN, true, null);
@@ -50,19 +50,38 @@ function childOf(
       const c = run(work, op, b);
       if (c !== DROPPED && c !== CUT_NODE) alts.push(c);
     }
-    if (alts.length > 0) members.push(makeAny(doc, alts));
+    if (alts.length > 0) members.push(makeAny(doc, alts, work));
     else cut = true;
   }
-  return members.length === 0 && cut ? CUT_NODE : makeAll(doc, members);
+  return members.length === 0 && cut ? CUT_NODE : makeAll(doc, members, work);
 }
 
-/** Tests `key` against a schema object's patterns; gives up (too complex) when the key is too long to test safely. */
-function matchingPatterns(s: SchNode, key: string, out: NodeBase[] | undefined): boolean {
+/**
+ * Tests `key` against a schema object's patterns, pushing the matching
+ * patterns' nodes to `out`; true when one matched. Each test is charged
+ * (key length + 1) × the pattern's weight before it runs. A pattern that
+ * cannot be evaluated (no engine, or refused) throws PATTERN_UNDECIDED unless
+ * its answer cannot change the member's node: its subschema describes
+ * nothing and `settled` (the key is evaluated anyway, or nothing else depends
+ * on whether it is).
+ */
+function matchingPatterns(
+  s: SchNode,
+  key: string,
+  work: Work,
+  out: NodeBase[] | undefined,
+  settled: boolean,
+): boolean {
   let found = false;
   for (const p of objectKeywordsOf(s).patterns) {
-    const m = p.pattern.test(key);
-    if (m === undefined) throw WORK_EXCEEDED;
-    if (m) {
+    const compiled =
+      work.patterns === undefined ? undefined : compilePattern(work.patterns, p.source);
+    if (compiled === undefined || isPatternRefusal(compiled)) {
+      if (settled && p.node.isUnknown && p.node.kind !== K_FALSE) continue;
+      throw PATTERN_UNDECIDED;
+    }
+    work.charge((key.length + 1) * compiled.weight);
+    if (compiled.test(key)) {
       found = true;
       out?.push(p.node);
     }
@@ -71,30 +90,24 @@ function matchingPatterns(s: SchNode, key: string, out: NodeBase[] | undefined):
 }
 
 /** True when a schema object's own properties/patternProperties/additionalProperties evaluate `key`. */
-function ownEvaluates(s: SchNode, key: string): boolean {
+function ownEvaluates(s: SchNode, key: string, work: Work): boolean {
   const k = objectKeywordsOf(s);
   if (k.properties !== undefined && Object.hasOwn(k.properties, key)) return true;
-  return matchingPatterns(s, key, undefined) || k.additional !== undefined;
+  if (k.additional !== undefined) return true;
+  return matchingPatterns(s, key, work, undefined, false);
 }
 
 /** Op: does any in-place subschema of a node (kept branches only) evaluate member `key`? */
 class EvaluatesKeyOp extends Op<NodeBase, boolean> {
-  private readonly memo = new Map<NodeBase, Memo<boolean>>();
   constructor(
     private readonly key: string,
     private readonly kept: (d: Disj, w: Work) => readonly NodeBase[],
   ) {
     super();
   }
-  get(n: NodeBase): Memo<boolean> | undefined {
-    return this.memo.get(n);
-  }
-  set(n: NodeBase, m: Memo<boolean>): void {
-    this.memo.set(n, m);
-  }
   compute(n: NodeBase, work: Work): boolean {
     const exp = expansion(n, work);
-    for (const s of exp.owns) if (ownEvaluates(s, this.key)) return true;
+    for (const s of exp.owns) if (ownEvaluates(s, this.key, work)) return true;
     for (const d of exp.disjs) {
       for (const b of this.kept(d, work)) if (run(work, this, b) === true) return true;
     }
@@ -104,7 +117,6 @@ class EvaluatesKeyOp extends Op<NodeBase, boolean> {
 
 /** Op: the node of member `key` of an object value at a node, under a view (null: the static one). */
 export class ObjectChildOp extends Op<NodeBase, NodeBase> {
-  private readonly local: Map<NodeBase, Memo<NodeBase>> | undefined;
   private evaluates: EvaluatesKeyOp | undefined;
   constructor(
     private readonly doc: Doc,
@@ -113,21 +125,6 @@ export class ObjectChildOp extends Op<NodeBase, NodeBase> {
     private readonly objectOp: ObjectPredOp,
   ) {
     super();
-    this.local = view === null ? undefined : new Map();
-  }
-  get(n: NodeBase): Memo<NodeBase> | undefined {
-    if (this.local !== undefined) return this.local.get(n);
-    const c = n.children?.get(this.key);
-    return c === undefined ? undefined : c === TOO_COMPLEX_NODE ? FAILED : { value: c, notes: 0 };
-  }
-  set(n: NodeBase, m: Memo<NodeBase>): void {
-    if (this.local !== undefined) this.local.set(n, m);
-    else {
-      n.children ??= new Map();
-      if (n.children.size < MAX_CHILD_MEMO) {
-        n.children.set(this.key, m === FAILED ? TOO_COMPLEX_NODE : m.value);
-      }
-    }
   }
   private kept = (d: Disj, w: Work): readonly NodeBase[] =>
     this.view?.get(d) ?? keptForObject(d, w, this.objectOp);
@@ -147,7 +144,8 @@ export class ObjectChildOp extends Op<NodeBase, NodeBase> {
       const c = s.doc!.nodeFor(k.properties[this.key], s.base);
       if (c !== undefined) out.push(c);
     }
-    if (matchingPatterns(s, this.key, out)) found = true;
+    const settled = found || (k.additional === undefined && k.unevaluated === undefined);
+    if (matchingPatterns(s, this.key, work, out, settled)) found = true;
     if (found) return;
     if (k.additional !== undefined) out.push(k.additional);
     else if (k.unevaluated !== undefined) {
@@ -156,7 +154,6 @@ export class ObjectChildOp extends Op<NodeBase, NodeBase> {
     }
   }
 }
-
 /** True when a schema object's own array keywords evaluate element `i`. */
 function ownEvaluatesItem(s: SchNode, i: number): boolean {
   const k = arrayKeywordsOf(s);
@@ -165,18 +162,11 @@ function ownEvaluatesItem(s: SchNode, i: number): boolean {
 
 /** Op: does any in-place subschema of a node evaluate element `i`? */
 class EvaluatesItemOp extends Op<NodeBase, boolean> {
-  private readonly memo = new Map<NodeBase, Memo<boolean>>();
   constructor(
     private readonly index: number,
     private readonly arrayOp: ArrayOkOp,
   ) {
     super();
-  }
-  get(n: NodeBase): Memo<boolean> | undefined {
-    return this.memo.get(n);
-  }
-  set(n: NodeBase, m: Memo<boolean>): void {
-    this.memo.set(n, m);
   }
   compute(n: NodeBase, work: Work): boolean {
     const exp = expansion(n, work);
@@ -189,7 +179,7 @@ class EvaluatesItemOp extends Op<NodeBase, boolean> {
   }
 }
 
-/** Op: the node of element `index` of an array value at a node (memoized on the node). */
+/** Op: the node of element `index` of an array value at a node. */
 export class ArrayChildOp extends Op<NodeBase, NodeBase> {
   private evaluates: EvaluatesItemOp | undefined;
   constructor(
@@ -198,15 +188,6 @@ export class ArrayChildOp extends Op<NodeBase, NodeBase> {
     private readonly arrayOp: ArrayOkOp,
   ) {
     super();
-  }
-  get(n: NodeBase): Memo<NodeBase> | undefined {
-    const c = n.items?.get(this.index);
-    return c === undefined ? undefined : c === TOO_COMPLEX_NODE ? FAILED : { value: c, notes: 0 };
-  }
-  set(n: NodeBase, m: Memo<NodeBase>): void {
-    n.items ??= new Map();
-    if (n.items.size < MAX_CHILD_MEMO)
-      n.items.set(this.index, m === FAILED ? TOO_COMPLEX_NODE : m.value);
   }
   compute(n: NodeBase, work: Work): NodeBase {
     const members: NodeBase[] = [];

@@ -1,12 +1,12 @@
 // Schema nodes: what the reader holds for one value position. A position's
 // node is a formula over schema objects: a schema object (with all of its
 // in-place applicators), a conjunction of nodes (All) or a disjunction (Any).
-// Every node memoizes what was computed about it, so the writer's repeated
-// calls are lookups.
+// A node keeps only what does not depend on any call: its keywords, read
+// once, its expansion (with what computing it costs), and the answers of
+// finished computations with their cost (./reader.ts charges that cost to
+// every call that uses them, so sharing them changes no output).
 import type { JsonSchemaObject } from "../json-schema.js";
-import type { Pred } from "./branch-filter.js";
 import { describesSomething, isRecord, isSchema, kw, typeNames } from "./keywords.js";
-import type { Reading } from "./number-reading.js";
 import {
   buildIndex,
   ownBase,
@@ -16,10 +16,8 @@ import {
   resolveRef,
   type SchemaIndex,
 } from "./resolve-ref.js";
-import { compileSafePattern, type SafePattern } from "./safe-regex.js";
-import type { ArrayInfo, ObjectInfo } from "./scopes.js";
 import type { SchemaNode } from "./types.js";
-import { type Memo, NOTE_UNRESOLVED, type Work } from "./work.js";
+import { NOTE_UNRESOLVED, type Work } from "./work.js";
 
 let nextId = 1;
 
@@ -35,27 +33,26 @@ export const K_SCHEMA = 3;
 export const K_ALL = 4;
 /** Node kind: a disjunction. */
 export const K_ANY = 5;
+/** Node kind: depends on a pattern that could not be evaluated. */
+export const K_UNDECIDED = 6;
 
-/** Most member-schema results memoized per node (hostile arguments may bring endless distinct keys). */
-export const MAX_CHILD_MEMO = 4096;
-/** Most composite nodes interned per document. */
+/** Most finished answers kept per node (hostile arguments may bring endless distinct keys). */
+export const MAX_ANSWERS = 4096;
+/** Most composite nodes interned per document (past it, per computation: see `intern`). */
 const MAX_INTERNED = 50_000;
 
-/** Base of every node; the fields are memo slots filled on first use. */
+/** A finished computation's result and the units it cost from scratch. */
+export interface Costed<T> {
+  readonly value: T;
+  readonly cost: number;
+}
+
+/** Base of every node. */
 export class NodeBase implements SchemaNode {
   readonly id = nextId++;
   exp: Expansion | undefined = undefined;
-  readWhole: Memo<Reading> | undefined = undefined;
-  readFraction: Memo<Reading> | undefined = undefined;
-  topWhole: Memo<Reading> | undefined = undefined;
-  topFraction: Memo<Reading> | undefined = undefined;
-  objectPred: Memo<Pred> | undefined = undefined;
-  valuePred: Memo<Pred> | undefined = undefined;
-  arrayOk: Memo<boolean> | undefined = undefined;
-  children: Map<string, NodeBase> | undefined = undefined;
-  items: Map<number, NodeBase> | undefined = undefined;
-  objectInfo: ObjectInfo | undefined = undefined;
-  arrayInfo: ArrayInfo | undefined = undefined;
+  /** Finished answers about this node, by question (see ./reader.ts), shared by every call. */
+  answers: Map<string, Costed<unknown>> | undefined = undefined;
   constructor(
     readonly kind: number,
     readonly isUnknown: boolean,
@@ -69,6 +66,8 @@ export const UNKNOWN_NODE_IMPL = new NodeBase(K_UNKNOWN, true, null);
 export const FALSE_NODE = new NodeBase(K_FALSE, true, null);
 /** A position whose schema was too complex to read: every call on it notes `schema-too-complex`. */
 export const TOO_COMPLEX_NODE = new NodeBase(K_COMPLEX, false, null);
+/** A member whose node depends on a pattern that could not be evaluated: reads as unknown, notes `schema-pattern-unevaluated`. */
+export const UNDECIDED_NODE = new NodeBase(K_UNDECIDED, false, null);
 
 /** Marks a `$ref` that did not resolve. */
 export const UNRESOLVED: unique symbol = Symbol("unresolved");
@@ -76,9 +75,8 @@ export const UNRESOLVED: unique symbol = Symbol("unresolved");
 /** `properties`, `patternProperties`, `additionalProperties`, `unevaluatedProperties` of one schema object. */
 export interface ObjectKeywords {
   readonly properties: JsonSchemaObject | undefined;
-  readonly patterns: readonly { readonly pattern: SafePattern; readonly node: NodeBase }[];
-  /** Some pattern was rejected by the safe-regex policy. */
-  readonly rejected: boolean;
+  /** `patternProperties`: each pattern's source and its subschema's node (compiled only when a key needs it). */
+  readonly patterns: readonly { readonly source: string; readonly node: NodeBase }[];
   readonly additional: NodeBase | undefined;
   readonly unevaluated: NodeBase | undefined;
 }
@@ -99,8 +97,8 @@ export class SchNode extends NodeBase {
   types: readonly string[] | undefined | null = null;
   objectKeywords: ObjectKeywords | undefined = undefined;
   arrayKeywords: ArrayKeywords | undefined = undefined;
-  ownObjectPred: Pred | undefined = undefined;
-  ownValuePred: Pred | undefined = undefined;
+  /** What its own `const`/`enum` require of a member's value (see ./branch-filter.ts); no budget involved. */
+  ownValuePred: unknown = undefined;
   /** Visit mark of the closure walk. */
   mark = 0;
   constructor(
@@ -140,10 +138,6 @@ export interface Discriminator {
 /** A disjunction in a node's expansion: `anyOf`, `oneOf`, `if`'s then/else, or an Any node. */
 export class Disj {
   readonly id = nextId++;
-  keptForObject: readonly NodeBase[] | undefined = undefined;
-  keptForArray: readonly NodeBase[] | undefined = undefined;
-  /** Per branch: the object predicate, including the discriminator's. */
-  branchPreds: readonly Pred[] | undefined = undefined;
   constructor(
     readonly branches: readonly NodeBase[],
     /** anyOf/oneOf/Any: branches the value cannot match are set aside; if/then/else: never. */
@@ -162,10 +156,12 @@ export interface Expansion {
   readonly hasFalse: boolean;
   /** NOTE_UNRESOLVED when a conjunct `$ref` did not resolve. */
   readonly notes: number;
+  /** Units charged each time a computation uses this expansion (schema objects the closure visits). */
+  readonly cost: number;
 }
 
-const EMPTY_EXPANSION: Expansion = { owns: [], disjs: [], hasFalse: false, notes: 0 };
-const FALSE_EXPANSION: Expansion = { owns: [], disjs: [], hasFalse: true, notes: 0 };
+const EMPTY_EXPANSION: Expansion = { owns: [], disjs: [], hasFalse: false, notes: 0, cost: 0 };
+const FALSE_EXPANSION: Expansion = { owns: [], disjs: [], hasFalse: true, notes: 0, cost: 0 };
 
 /** One compiled schema document: nodes per schema object, the ref index, interned composites. */
 export class Doc {
@@ -226,12 +222,18 @@ export class Doc {
     return this.nodeAt(t.raw, t.base);
   }
 
-  /** Interns a composite so equal formulas share one node (and its memo). */
-  intern(key: string, make: () => NodeBase): NodeBase {
-    const found = this.interned.get(key);
+  /**
+   * Interns a composite so equal formulas share one node (and its answers).
+   * Past MAX_INTERNED the computation's own table takes over, so equal
+   * formulas are still one node within a call and costs do not depend on how
+   * full the document's table is.
+   */
+  intern(key: string, make: () => NodeBase, local: Map<string, unknown>): NodeBase {
+    const found = this.interned.get(key) ?? (local.get(key) as NodeBase | undefined);
     if (found !== undefined) return found;
     const n = make();
     if (this.interned.size < MAX_INTERNED) this.interned.set(key, n);
+    else local.set(key, n);
     return n;
   }
 }
@@ -249,16 +251,17 @@ function internKey(tag: string, nodes: readonly NodeBase[]): string {
 }
 
 /** The disjunction of `members`: `false` members drop out; all unknown → unknown. */
-export function makeAny(doc: Doc, members: readonly NodeBase[]): NodeBase {
+export function makeAny(doc: Doc, members: readonly NodeBase[], work: Work): NodeBase {
   const list = sortedUnique(members.filter((m) => m.kind !== K_FALSE));
   if (list.length === 0) return FALSE_NODE;
   if (list.length === 1) return list[0]!;
   if (list.every((m) => m.isUnknown)) return UNKNOWN_NODE_IMPL;
-  return doc.intern(internKey("|", list), () => new AnyNode(doc, list));
+  work.charge(list.length);
+  return doc.intern(internKey("|", list), () => new AnyNode(doc, list), work.interned);
 }
 
 /** The conjunction of `members`: unknown members drop out; any `false` → false; nested All flattened. */
-export function makeAll(doc: Doc, members: readonly NodeBase[]): NodeBase {
+export function makeAll(doc: Doc, members: readonly NodeBase[], work: Work): NodeBase {
   const flat: NodeBase[] = [];
   for (const m of members) {
     if (m.kind === K_FALSE) return FALSE_NODE;
@@ -269,7 +272,8 @@ export function makeAll(doc: Doc, members: readonly NodeBase[]): NodeBase {
   const list = sortedUnique(flat);
   if (list.length === 0) return UNKNOWN_NODE_IMPL;
   if (list.length === 1) return list[0]!;
-  return doc.intern(internKey("&", list), () => new AllNode(doc, list));
+  work.charge(list.length);
+  return doc.intern(internKey("&", list), () => new AllNode(doc, list), work.interned);
 }
 
 /** The valid `type` names of a schema object (memoized). */
@@ -361,27 +365,22 @@ function discriminatorOf(raw: JsonSchemaObject): Discriminator | undefined {
   return { propertyName, mapping };
 }
 
-/** The object keywords of one schema object (memoized); patterns compiled under the safe-regex policy. */
+/** The object keywords of one schema object (memoized); patterns are compiled when a key is tested. */
 export function objectKeywordsOf(s: SchNode): ObjectKeywords {
   if (s.objectKeywords !== undefined) return s.objectKeywords;
   const doc = s.doc!;
   const props = kw(s.raw, "properties");
-  const patterns: { pattern: SafePattern; node: NodeBase }[] = [];
-  let rejected = false;
+  const patterns: { source: string; node: NodeBase }[] = [];
   const pp = kw(s.raw, "patternProperties");
   if (isRecord(pp)) {
     for (const source of Object.keys(pp)) {
       const node = doc.nodeFor(pp[source], s.base);
-      if (node === undefined) continue;
-      const pattern = compileSafePattern(source);
-      if (pattern === undefined) rejected = true;
-      else patterns.push({ pattern, node });
+      if (node !== undefined) patterns.push({ source, node });
     }
   }
   s.objectKeywords = {
     properties: isRecord(props) ? props : undefined,
     patterns,
-    rejected,
     additional: doc.nodeFor(kw(s.raw, "additionalProperties"), s.base),
     unevaluated: doc.nodeFor(kw(s.raw, "unevaluatedProperties"), s.base),
   };
@@ -422,11 +421,19 @@ export function arrayKeywordsOf(s: SchNode): ArrayKeywords {
  * disjunction.
  */
 export function expansion(node: NodeBase, work: Work): Expansion {
+  const e = expansionOf(node);
+  if (e.cost !== 0) work.charge(e.cost);
+  return e;
+}
+
+/** The expansion, computed once per node; its cost is charged by `expansion` at every use. */
+function expansionOf(node: NodeBase): Expansion {
   if (node.exp !== undefined) return node.exp;
   let e: Expansion;
-  if (node instanceof SchNode) e = closure(node, work);
-  else if (node instanceof AllNode) e = merge(node.members, work);
-  else if (node instanceof AnyNode) e = { owns: [], disjs: [node.disj], hasFalse: false, notes: 0 };
+  if (node instanceof SchNode) e = closure(node);
+  else if (node instanceof AllNode) e = merge(node.members);
+  else if (node instanceof AnyNode)
+    e = { owns: [], disjs: [node.disj], hasFalse: false, notes: 0, cost: 0 };
   else e = node.kind === K_FALSE ? FALSE_EXPANSION : EMPTY_EXPANSION;
   node.exp = e;
   return e;
@@ -434,10 +441,10 @@ export function expansion(node: NodeBase, work: Work): Expansion {
 
 let closureMark = 0;
 
-function closure(start: SchNode, work: Work): Expansion {
+function closure(start: SchNode): Expansion {
   const first = conjunctsOf(start);
   if (first.length === 0)
-    return { owns: [start], disjs: disjunctionsOf(start), hasFalse: false, notes: 0 };
+    return { owns: [start], disjs: disjunctionsOf(start), hasFalse: false, notes: 0, cost: 0 };
   const owns: SchNode[] = [];
   const disjs: Disj[] = [];
   let hasFalse = false;
@@ -449,7 +456,6 @@ function closure(start: SchNode, work: Work): Expansion {
     const s = todo.pop()!;
     if (s.mark === mark) continue;
     s.mark = mark;
-    work.charge();
     owns.push(s);
     for (const c of conjunctsOf(s)) {
       if (c === UNRESOLVED) notes |= NOTE_UNRESOLVED;
@@ -458,20 +464,22 @@ function closure(start: SchNode, work: Work): Expansion {
     }
     for (const d of disjunctionsOf(s)) disjs.push(d);
   }
-  return { owns, disjs, hasFalse, notes };
+  return { owns, disjs, hasFalse, notes, cost: owns.length };
 }
 
-function merge(members: readonly NodeBase[], work: Work): Expansion {
+function merge(members: readonly NodeBase[]): Expansion {
   const owns = new Set<SchNode>();
   const disjs = new Set<Disj>();
   let hasFalse = false;
   let notes = 0;
+  let cost = 0;
   for (const m of members) {
-    const e = expansion(m, work);
+    const e = expansionOf(m);
+    cost += e.cost;
     for (const s of e.owns) owns.add(s);
     for (const d of e.disjs) disjs.add(d);
     hasFalse ||= e.hasFalse;
     notes |= e.notes;
   }
-  return { owns: [...owns], disjs: [...disjs], hasFalse, notes };
+  return { owns: [...owns], disjs: [...disjs], hasFalse, notes, cost };
 }

@@ -1,0 +1,517 @@
+// The writer-facing calls: one SchemaReader per public call (structToJson,
+// inspectNumbers, a raw-text verification), holding that call's budget.
+//
+// Budget: a call may spend CALL_BUDGET units, plus POSITION_ALLOWANCE for each
+// position it asks about (each number read, each object or array scoped, each
+// member or element looked up), so the work of a call is bounded by a number
+// linear in its arguments. Each question (a node's reading, a member's node,
+// an object's or array's info) is answered by one computation whose cost in
+// units depends only on the schema and the question (./work.ts); the first
+// time a call asks a question it is charged that cost, every later time one
+// unit. A compiled schema keeps finished answers with their cost and charges
+// that cost again, so a warm schema costs a call exactly what a fresh one
+// does: outputs never depend on earlier calls. A question that does not fit
+// what is left reads as too complex, and the whole budget is spent.
+import type { PatternEngine } from "../patterns/engine.js";
+import {
+  ArrayOkOp,
+  branchPredsOf,
+  evalObject,
+  keptForArray,
+  keptForObject,
+  ObjectPredOp,
+  type Pred,
+  predicateKeys,
+} from "./branch-filter.js";
+import { ArrayChildOp, CUT_NODE, ObjectChildOp, type View } from "./children.js";
+import {
+  arrayKeywordsOf,
+  type Costed,
+  conjunctsOf,
+  type Disj,
+  disjunctionsOf,
+  expansion,
+  K_COMPLEX,
+  K_FALSE,
+  K_UNDECIDED,
+  K_UNKNOWN,
+  MAX_ANSWERS,
+  NodeBase,
+  SchNode,
+  TOO_COMPLEX_NODE,
+  typesOf,
+  UNDECIDED_NODE,
+  UNKNOWN_NODE_IMPL,
+} from "./nodes.js";
+import {
+  conj,
+  disjunction,
+  ownReading,
+  PUBLIC_READING,
+  R_DROP,
+  R_NONE,
+  R_UNKNOWN,
+  type Reading,
+  readingBit,
+} from "./number-reading.js";
+import type {
+  ArrayScope,
+  NoteSink,
+  NumberReading,
+  ObjectProbe,
+  ObjectScope,
+  SchemaNode,
+} from "./types.js";
+import {
+  DROPPED,
+  isWorkExceeded,
+  type Memo,
+  NOTE_COMPLEX,
+  NOTE_PATTERN,
+  NOTE_UNRESOLVED,
+  Op,
+  PATTERN_UNDECIDED,
+  run,
+  Work,
+} from "./work.js";
+
+/** Units every call may spend, before the allowance of the positions it reads. */
+export const CALL_BUDGET = 20_000;
+/** Units added to a call's budget for each position it asks about. */
+export const POSITION_ALLOWANCE = 64;
+
+/** Options of a {@link SchemaReader}. */
+export interface SchemaReaderOptions {
+  /**
+   * The engine that evaluates `patternProperties` (e.g. `re2Patterns` from
+   * "struct-json-bridge/re2"). Default undefined: a member whose node depends
+   * on a pattern reads as unknown and notes `schema-pattern-unevaluated`.
+   */
+  patterns: PatternEngine | undefined;
+}
+
+function emitNotes(bits: number, note: NoteSink): void {
+  if ((bits & NOTE_UNRESOLVED) !== 0) note("schema-ref-unresolved");
+  if ((bits & NOTE_COMPLEX) !== 0) note("schema-too-complex");
+  if ((bits & NOTE_PATTERN) !== 0) note("schema-pattern-unevaluated");
+}
+
+/** Op: the number reading of a node, for a whole or a non-whole value. */
+class ReadOp extends Op<NodeBase, Reading> {
+  constructor(private readonly whole: boolean) {
+    super();
+  }
+  /** The reading of a leaf branch, memoized like any other. */
+  leaf(n: SchNode, work: Work): Reading {
+    const m = this.memo.get(n);
+    if (m !== undefined) return m.value;
+    work.charge();
+    const r = ownReading(n.raw, typesOf(n), this.whole);
+    const v = r === R_DROP ? R_UNKNOWN : r;
+    this.memo.set(n, { value: v, notes: 0 });
+    return v;
+  }
+  compute(n: NodeBase, work: Work): Reading {
+    if (n.kind === K_UNKNOWN) return R_UNKNOWN;
+    if (n.kind === K_FALSE) return R_NONE;
+    const exp = expansion(n, work);
+    work.notes |= exp.notes;
+    let r: Reading = exp.hasFalse ? R_NONE : R_DROP;
+    if ((exp.notes & NOTE_UNRESOLVED) !== 0) r = conj(r, R_UNKNOWN);
+    for (const s of exp.owns) r = conj(r, ownReading(s.raw, typesOf(s), this.whole));
+    let cut = false;
+    for (const d of exp.disjs) {
+      let mask = 0;
+      for (const b of d.branches) {
+        const x = isLeaf(b) ? this.leaf(b, work) : run(work, this, b);
+        if (x !== DROPPED) mask |= readingBit(x);
+      }
+      const x = disjunction(mask, this.whole);
+      if (x === R_DROP) cut = true;
+      r = conj(r, x);
+    }
+    // Nothing said about numbers: unknown, unless all that was there is a cut
+    // recursion, which contributes nothing.
+    return r === R_DROP && !cut ? R_UNKNOWN : r;
+  }
+}
+
+/** A schema object without in-place applicators: its reading is its own keywords' (no recursion possible). */
+function isLeaf(n: NodeBase): n is SchNode {
+  return n instanceof SchNode && conjunctsOf(n).length === 0 && disjunctionsOf(n).length === 0;
+}
+
+const EMPTY_OBJECT_SCOPE: ObjectScope = { child: () => UNKNOWN_NODE_IMPL };
+const EMPTY_ARRAY_SCOPE: ArrayScope = { child: () => UNKNOWN_NODE_IMPL };
+
+/** A disjunction whose kept branches depend on the object's content. */
+interface DynamicDisjunction {
+  readonly disjunction: Disj;
+  readonly predicates: readonly Pred[];
+  /** Kept branch indices without looking at the content ("0,2,"). */
+  readonly staticKey: string;
+  readonly allKey: string;
+}
+
+/** What objectScope needs of a node. */
+interface ObjectInfo {
+  readonly notes: number;
+  readonly dynamic: readonly DynamicDisjunction[];
+  /** The member keys the dynamic predicates look at, in a fixed order. */
+  readonly keys: readonly string[];
+  /** Units one evaluation of every dynamic predicate costs. */
+  readonly filterCost: number;
+}
+
+/** What arrayScope needs of a node. */
+interface ArrayInfo {
+  readonly notes: number;
+  /** From this index on, every element has the same node. */
+  readonly tail: number;
+}
+
+function indexKey(n: number, keep: (i: number) => boolean): string {
+  let k = "";
+  for (let i = 0; i < n; i++) if (keep(i)) k += `${i},`;
+  return k;
+}
+
+function predicateSize(p: Pred): number {
+  return typeof p === "boolean" ? 1 : p.size;
+}
+
+function computeObjectInfo(node: NodeBase, work: Work): ObjectInfo {
+  const objectOp = new ObjectPredOp();
+  let notes = 0;
+  const dynamic: DynamicDisjunction[] = [];
+  const keys = new Set<string>();
+  let filterCost = 0;
+  const seen = new Set<NodeBase>();
+  const seenDisjunctions = new Set<Disj>();
+  const todo: NodeBase[] = [node];
+  while (todo.length > 0) {
+    const n = todo.pop()!;
+    if (seen.has(n)) continue;
+    seen.add(n);
+    work.charge();
+    const exp = expansion(n, work);
+    notes |= exp.notes;
+    for (const d of exp.disjs) {
+      if (seenDisjunctions.has(d)) continue;
+      seenDisjunctions.add(d);
+      const kept = keptForObject(d, work, objectOp);
+      if (d.filterable) {
+        const predicates = branchPredsOf(d, work, objectOp);
+        if (predicates.some((p) => typeof p !== "boolean")) {
+          const count = d.branches.length;
+          const keptSet = new Set(kept);
+          for (const p of predicates) {
+            predicateKeys(p, keys);
+            filterCost += predicateSize(p);
+          }
+          dynamic.push({
+            disjunction: d,
+            predicates,
+            staticKey: indexKey(count, (i) => keptSet.has(d.branches[i]!)),
+            allKey: indexKey(count, () => true),
+          });
+        }
+      }
+      for (const b of kept) todo.push(b);
+    }
+  }
+  return { notes: notes | work.notes, dynamic, keys: [...keys], filterCost };
+}
+
+function computeArrayInfo(node: NodeBase, work: Work): ArrayInfo {
+  const arrayOp = new ArrayOkOp();
+  let notes = 0;
+  let tail = 0;
+  const seen = new Set<NodeBase>();
+  const seenDisjunctions = new Set<Disj>();
+  const todo: NodeBase[] = [node];
+  while (todo.length > 0) {
+    const n = todo.pop()!;
+    if (seen.has(n)) continue;
+    seen.add(n);
+    work.charge();
+    const exp = expansion(n, work);
+    notes |= exp.notes;
+    for (const s of exp.owns) {
+      const prefix = arrayKeywordsOf(s).prefix;
+      if (prefix !== undefined && prefix.length > tail) tail = prefix.length;
+    }
+    for (const d of exp.disjs) {
+      if (seenDisjunctions.has(d)) continue;
+      seenDisjunctions.add(d);
+      for (const b of keptForArray(d, work, arrayOp)) todo.push(b);
+    }
+  }
+  return { notes: notes | work.notes, tail };
+}
+
+/** The parts of an object value the dynamic predicates look at, as one string (equal strings: equal verdicts). */
+function probeSignature(keys: readonly string[], probe: ObjectProbe): string {
+  let out = "";
+  for (const k of keys) {
+    if (!probe.has(k)) {
+      out += "a";
+      continue;
+    }
+    const v = probe.primitive(k);
+    if (v === undefined) out += "c";
+    else if (v === null) out += "z";
+    else if (typeof v === "string") out += `s${v.length}:${v}`;
+    else if (typeof v === "number") out += `n${v};`;
+    else out += v ? "t" : "f";
+  }
+  return out;
+}
+
+/** Marks a question whose answer did not fit the call's budget. */
+const TOO_COMPLEX: unique symbol = Symbol("too complex");
+
+let engineCount = 0;
+const engineIds = new WeakMap<PatternEngine, number>();
+
+function engineKey(engine: PatternEngine | undefined): string {
+  if (engine === undefined) return "";
+  let id = engineIds.get(engine);
+  if (id === undefined) {
+    id = ++engineCount;
+    engineIds.set(engine, id);
+  }
+  return String(id);
+}
+
+/**
+ * The schema reader of one call: what the schema says at each position the
+ * writer walks to, within one budget (see the top of ./reader.ts). Create one
+ * per public call; never share one between calls.
+ */
+export class SchemaReader {
+  private remaining = CALL_BUDGET;
+  private spent = 0;
+  /** This call's answers, per node and question. */
+  private readonly answers = new Map<NodeBase, Map<string, unknown>>();
+  /** This call's composites past the document's intern table. */
+  private readonly interned = new Map<string, unknown>();
+  private readonly patterns: PatternEngine | undefined;
+  /** Part of every member question: members depend on the pattern engine. */
+  private readonly memberPrefix: string;
+
+  constructor(options?: Partial<SchemaReaderOptions>) {
+    this.patterns = options?.patterns;
+    this.memberPrefix = `k${engineKey(this.patterns)}|`;
+  }
+
+  /** Units this call has been charged so far (deterministic: a function of the schema and the positions read). */
+  get units(): number {
+    return this.spent;
+  }
+
+  private spend(units: number): void {
+    this.remaining -= units;
+    this.spent += units;
+  }
+
+  /** Spends `units` when they fit; else spends what is left and returns false. */
+  private afford(units: number): boolean {
+    if (units > this.remaining) {
+      this.spend(this.remaining);
+      return false;
+    }
+    this.spend(units);
+    return true;
+  }
+
+  /** Adds one position's allowance to the budget. */
+  private grant(): void {
+    this.remaining += POSITION_ALLOWANCE;
+  }
+
+  /** Answers `question` about `node`: from this call, from the schema's shared answers, or computed. */
+  private ask<T>(
+    node: NodeBase,
+    question: string,
+    compute: (work: Work) => T,
+  ): T | typeof TOO_COMPLEX {
+    let mine = this.answers.get(node);
+    if (mine === undefined) {
+      mine = new Map();
+      this.answers.set(node, mine);
+    }
+    if (mine.has(question)) {
+      return this.afford(1) ? (mine.get(question) as T | typeof TOO_COMPLEX) : TOO_COMPLEX;
+    }
+    const shared = node.answers?.get(question) as Costed<T> | undefined;
+    let answer: T | typeof TOO_COMPLEX;
+    if (shared !== undefined) {
+      answer = this.afford(shared.cost) ? shared.value : TOO_COMPLEX;
+    } else {
+      const work = new Work(this.remaining, this.patterns, this.interned);
+      try {
+        answer = compute(work);
+        this.spend(work.units);
+        node.answers ??= new Map();
+        if (node.answers.size < MAX_ANSWERS) {
+          node.answers.set(question, { value: answer, cost: work.units });
+        }
+      } catch (e) {
+        if (!isWorkExceeded(e)) throw e;
+        this.spend(this.remaining);
+        answer = TOO_COMPLEX;
+      }
+    }
+    mine.set(question, answer);
+    return answer;
+  }
+
+  /** The reading of a number `value` at `node`; notes go to `note`. */
+  numberReading(node: SchemaNode, value: number, note: NoteSink): NumberReading {
+    if (!(node instanceof NodeBase) || node.isUnknown) return "unknown";
+    if (node.kind === K_COMPLEX || node.kind === K_UNDECIDED) {
+      emitNotes(node.kind === K_COMPLEX ? NOTE_COMPLEX : NOTE_PATTERN, note);
+      return "unknown";
+    }
+    this.grant();
+    const whole = Number.isInteger(value);
+    const m = this.ask(node, whole ? "w" : "f", (work): Memo<Reading> => {
+      const r = run(work, new ReadOp(whole), node);
+      return { value: r === DROPPED ? R_UNKNOWN : r, notes: work.notes };
+    });
+    if (m === TOO_COMPLEX) {
+      note("schema-too-complex");
+      return "unknown";
+    }
+    if (m.notes !== 0) emitNotes(m.notes, note);
+    return PUBLIC_READING[m.value]!;
+  }
+
+  /** The scope of an object value at `node`; `probe` lets branch filtering look at its members. */
+  objectScope(node: SchemaNode, probe: ObjectProbe, note: NoteSink): ObjectScope {
+    if (!(node instanceof NodeBase) || node.isUnknown) return EMPTY_OBJECT_SCOPE;
+    if (node.kind === K_COMPLEX || node.kind === K_UNDECIDED || node.doc === null) {
+      emitNotes(node.kind === K_UNDECIDED ? NOTE_PATTERN : NOTE_COMPLEX, note);
+      return EMPTY_OBJECT_SCOPE;
+    }
+    this.grant();
+    const info = this.ask(node, "o", (work) => computeObjectInfo(node, work));
+    if (info === TOO_COMPLEX) {
+      note("schema-too-complex");
+      return EMPTY_OBJECT_SCOPE;
+    }
+    if (info.notes !== 0) emitNotes(info.notes, note);
+    if (info.dynamic.length === 0) return new MemberScope(this, node, "", undefined);
+    if (!this.afford(info.keys.length)) {
+      note("schema-too-complex");
+      return EMPTY_OBJECT_SCOPE;
+    }
+    const signature = probeSignature(info.keys, probe);
+    const selection = this.ask(node, `s${signature}`, (work) => {
+      work.charge(info.filterCost);
+      return selectBranches(info, probe);
+    });
+    if (selection === TOO_COMPLEX) {
+      note("schema-too-complex");
+      return EMPTY_OBJECT_SCOPE;
+    }
+    return new MemberScope(this, node, selection.key, selection.view);
+  }
+
+  /** The node of member `key` of an object at `node`, with the branches `view` keeps (`viewKey` names it). */
+  member(node: NodeBase, viewKey: string, view: View | undefined, key: string): SchemaNode {
+    const doc = node.doc!;
+    this.grant();
+    const r = this.ask(node, `${this.memberPrefix}${viewKey}|${key}`, (work) => {
+      try {
+        const c = run(work, new ObjectChildOp(doc, key, view ?? null, new ObjectPredOp()), node);
+        return c === DROPPED || c === CUT_NODE ? UNKNOWN_NODE_IMPL : c;
+      } catch (e) {
+        if (e === PATTERN_UNDECIDED) return UNDECIDED_NODE;
+        throw e;
+      }
+    });
+    return r === TOO_COMPLEX ? TOO_COMPLEX_NODE : r;
+  }
+
+  /** The scope of an array value at `node` (element nodes do not depend on the array's content). */
+  arrayScope(node: SchemaNode, _length: number, note: NoteSink): ArrayScope {
+    if (!(node instanceof NodeBase) || node.isUnknown) return EMPTY_ARRAY_SCOPE;
+    if (node.kind === K_COMPLEX || node.kind === K_UNDECIDED || node.doc === null) {
+      emitNotes(node.kind === K_UNDECIDED ? NOTE_PATTERN : NOTE_COMPLEX, note);
+      return EMPTY_ARRAY_SCOPE;
+    }
+    this.grant();
+    const info = this.ask(node, "a", (work) => computeArrayInfo(node, work));
+    if (info === TOO_COMPLEX) {
+      note("schema-too-complex");
+      return EMPTY_ARRAY_SCOPE;
+    }
+    if (info.notes !== 0) emitNotes(info.notes, note);
+    return new ElementScope(this, node, info.tail);
+  }
+
+  /** The node of element `index` of an array at `node`. */
+  element(node: NodeBase, index: number): SchemaNode {
+    const doc = node.doc!;
+    this.grant();
+    const r = this.ask(node, `i${index}`, (work) => {
+      const c = run(work, new ArrayChildOp(doc, index, new ArrayOkOp()), node);
+      return c === DROPPED || c === CUT_NODE ? UNKNOWN_NODE_IMPL : c;
+    });
+    return r === TOO_COMPLEX ? TOO_COMPLEX_NODE : r;
+  }
+}
+
+/** The kept branches of each dynamic disjunction for one object's content, named by a key. */
+function selectBranches(
+  info: ObjectInfo,
+  probe: ObjectProbe,
+): { key: string; view: View | undefined } {
+  let key = "";
+  let view: Map<Disj, readonly NodeBase[]> | undefined;
+  for (let j = 0; j < info.dynamic.length; j++) {
+    const dynamic = info.dynamic[j]!;
+    const d = dynamic.disjunction;
+    let kept = indexKey(dynamic.predicates.length, (i) =>
+      evalObject(dynamic.predicates[i]!, probe),
+    );
+    if (kept === "") kept = dynamic.allKey;
+    if (kept === dynamic.staticKey) continue;
+    key += `${j}:${kept};`;
+    view ??= new Map();
+    view.set(
+      d,
+      kept
+        .split(",")
+        .filter((x) => x !== "")
+        .map((x) => d.branches[Number(x)]!),
+    );
+  }
+  return { key, view };
+}
+
+class MemberScope implements ObjectScope {
+  constructor(
+    private readonly reader: SchemaReader,
+    private readonly node: NodeBase,
+    private readonly viewKey: string,
+    private readonly view: View | undefined,
+  ) {}
+  child(key: string): SchemaNode {
+    return this.reader.member(this.node, this.viewKey, this.view, key);
+  }
+}
+
+class ElementScope implements ArrayScope {
+  constructor(
+    private readonly reader: SchemaReader,
+    private readonly node: NodeBase,
+    private readonly tail: number,
+  ) {}
+  child(index: number): SchemaNode {
+    if (!Number.isInteger(index) || index < 0) return UNKNOWN_NODE_IMPL;
+    return this.reader.element(this.node, Math.min(index, this.tail));
+  }
+}
