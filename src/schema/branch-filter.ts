@@ -385,3 +385,87 @@ export function predicateKeys(p: Pred, out: Set<string>): void {
       return;
   }
 }
+
+/**
+ * An index of a disjunction's branches by one member's value, for
+ * discriminated unions: branch i requires member `key` (when present) to be
+ * one of its values. Selecting for an object then evaluates only the branches
+ * its value can match, instead of every branch.
+ */
+export interface BranchIndex {
+  readonly key: string;
+  /** Branches by the primitive values they admit for `key`. */
+  readonly byValue: ReadonlyMap<Primitive, readonly number[]>;
+  /** Branches that admit a container there. */
+  readonly containers: readonly number[];
+  /** Branches that do not constrain `key` (always evaluated). */
+  readonly others: readonly number[];
+}
+
+/** The top-level conjuncts of a predicate (nested `and`s flattened). */
+function conjunctsOf(p: Pred, out: Pred[]): Pred[] {
+  if (typeof p !== "boolean" && p.t === "and") for (const x of p.items) conjunctsOf(x, out);
+  else out.push(p);
+  return out;
+}
+
+/** The value set a branch predicate requires of member `key`, if one of its conjuncts says so. */
+function requiredValues(p: Pred, key: string): (PredNode & { t: "in" }) | undefined {
+  for (const c of conjunctsOf(p, [])) {
+    if (typeof c === "boolean" || c.t !== "member" || c.key !== key) continue;
+    const test = c.test;
+    if (typeof test !== "boolean" && test.t === "in") return test;
+  }
+  return undefined;
+}
+
+/** An index over the most selective member key, when at least half the branches constrain one. */
+export function indexBranches(predicates: readonly Pred[]): BranchIndex | undefined {
+  const counts = new Map<string, number>();
+  for (const p of predicates) {
+    for (const c of conjunctsOf(p, [])) {
+      if (typeof c === "boolean" || c.t !== "member") continue;
+      const test = c.test;
+      if (typeof test !== "boolean" && test.t === "in")
+        counts.set(c.key, (counts.get(c.key) ?? 0) + 1);
+    }
+  }
+  let key: string | undefined;
+  let best = 0;
+  for (const [k, n] of counts) {
+    if (n > best) {
+      key = k;
+      best = n;
+    }
+  }
+  if (key === undefined || best * 2 < predicates.length) return undefined;
+  const byValue = new Map<Primitive, number[]>();
+  const containers: number[] = [];
+  const others: number[] = [];
+  predicates.forEach((p, i) => {
+    const values = requiredValues(p, key);
+    if (values === undefined) {
+      others.push(i);
+      return;
+    }
+    if (values.containers) containers.push(i);
+    for (const v of values.values) {
+      const list = byValue.get(v);
+      if (list === undefined) byValue.set(v, [i]);
+      else if (list[list.length - 1] !== i) list.push(i);
+    }
+  });
+  return { key, byValue, containers, others };
+}
+
+/** The branches worth evaluating for an object (ascending); undefined when all are (the member is absent). */
+export function candidateBranches(
+  index: BranchIndex,
+  probe: ObjectProbe,
+): readonly number[] | undefined {
+  if (!probe.has(index.key)) return undefined;
+  const v = probe.primitive(index.key);
+  const matching = v === undefined ? index.containers : (index.byValue.get(v) ?? []);
+  if (index.others.length === 0) return matching;
+  return [...new Set([...matching, ...index.others])].sort((a, b) => a - b);
+}

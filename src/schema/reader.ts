@@ -15,8 +15,11 @@
 import type { PatternEngine } from "../patterns/engine.js";
 import {
   ArrayOkOp,
+  type BranchIndex,
   branchPredsOf,
+  candidateBranches,
   evalObject,
+  indexBranches,
   keptForArray,
   keptForObject,
   ObjectPredOp,
@@ -37,6 +40,7 @@ import {
   K_UNKNOWN,
   MAX_ANSWERS,
   NodeBase,
+  objectKeywordsOf,
   SchNode,
   TOO_COMPLEX_NODE,
   typesOf,
@@ -148,6 +152,8 @@ const EMPTY_ARRAY_SCOPE: ArrayScope = { child: () => UNKNOWN_NODE_IMPL };
 interface DynamicDisjunction {
   readonly disjunction: Disj;
   readonly predicates: readonly Pred[];
+  /** Branches by a discriminating member's value, when there is one. */
+  readonly index: BranchIndex | undefined;
   /** Kept branch indices without looking at the content ("0,2,"). */
   readonly staticKey: string;
   readonly allKey: string;
@@ -159,8 +165,14 @@ interface ObjectInfo {
   readonly dynamic: readonly DynamicDisjunction[];
   /** The member keys the dynamic predicates look at, in a fixed order. */
   readonly keys: readonly string[];
-  /** Units one evaluation of every dynamic predicate costs. */
-  readonly filterCost: number;
+  /**
+   * Every member name a schema object in place here declares in `properties`
+   * (through every branch, kept or not), or undefined when some has
+   * `patternProperties`. A key outside it is evaluated by no `properties` and
+   * no pattern, so its node is the same as any other such key's: one
+   * question answers them all.
+   */
+  readonly named: ReadonlySet<string> | undefined;
 }
 
 /** What arrayScope needs of a node. */
@@ -185,7 +197,6 @@ function computeObjectInfo(node: NodeBase, work: Work): ObjectInfo {
   let notes = 0;
   const dynamic: DynamicDisjunction[] = [];
   const keys = new Set<string>();
-  let filterCost = 0;
   const seen = new Set<NodeBase>();
   const seenDisjunctions = new Set<Disj>();
   const todo: NodeBase[] = [node];
@@ -205,13 +216,12 @@ function computeObjectInfo(node: NodeBase, work: Work): ObjectInfo {
         if (predicates.some((p) => typeof p !== "boolean")) {
           const count = d.branches.length;
           const keptSet = new Set(kept);
-          for (const p of predicates) {
-            predicateKeys(p, keys);
-            filterCost += predicateSize(p);
-          }
+          for (const p of predicates) predicateKeys(p, keys);
+          work.charge(count);
           dynamic.push({
             disjunction: d,
             predicates,
+            index: indexBranches(predicates),
             staticKey: indexKey(count, (i) => keptSet.has(d.branches[i]!)),
             allKey: indexKey(count, () => true),
           });
@@ -220,7 +230,40 @@ function computeObjectInfo(node: NodeBase, work: Work): ObjectInfo {
       for (const b of kept) todo.push(b);
     }
   }
-  return { notes: notes | work.notes, dynamic, keys: [...keys], filterCost };
+  return {
+    notes: notes | work.notes,
+    dynamic,
+    keys: [...keys],
+    named: namedMembers(node, work),
+  };
+}
+
+/** See ObjectInfo.named. */
+function namedMembers(node: NodeBase, work: Work): ReadonlySet<string> | undefined {
+  const named = new Set<string>();
+  const seen = new Set<NodeBase>();
+  const seenObjects = new Set<SchNode>();
+  const todo: NodeBase[] = [node];
+  while (todo.length > 0) {
+    const n = todo.pop()!;
+    if (seen.has(n)) continue;
+    seen.add(n);
+    work.charge();
+    const exp = expansion(n, work);
+    for (const s of exp.owns) {
+      if (seenObjects.has(s)) continue;
+      seenObjects.add(s);
+      const k = objectKeywordsOf(s);
+      if (k.patterns.length > 0) return undefined;
+      if (k.properties !== undefined) {
+        const names = Object.keys(k.properties);
+        work.charge(names.length);
+        for (const name of names) named.add(name);
+      }
+    }
+    for (const d of exp.disjs) for (const b of d.branches) todo.push(b);
+  }
+  return named;
 }
 
 function computeArrayInfo(node: NodeBase, work: Work): ArrayInfo {
@@ -402,28 +445,37 @@ export class SchemaReader {
       return EMPTY_OBJECT_SCOPE;
     }
     if (info.notes !== 0) emitNotes(info.notes, note);
-    if (info.dynamic.length === 0) return new MemberScope(this, node, "", undefined);
+    if (info.dynamic.length === 0) return new MemberScope(this, node, info.named, "", undefined);
     if (!this.afford(info.keys.length)) {
       note("schema-too-complex");
       return EMPTY_OBJECT_SCOPE;
     }
     const signature = probeSignature(info.keys, probe);
-    const selection = this.ask(node, `s${signature}`, (work) => {
-      work.charge(info.filterCost);
-      return selectBranches(info, probe);
-    });
+    const selection = this.ask(node, `s${signature}`, (work) => selectBranches(info, probe, work));
     if (selection === TOO_COMPLEX) {
       note("schema-too-complex");
       return EMPTY_OBJECT_SCOPE;
     }
-    return new MemberScope(this, node, selection.key, selection.view);
+    return new MemberScope(this, node, info.named, selection.key, selection.view);
   }
 
-  /** The node of member `key` of an object at `node`, with the branches `view` keeps (`viewKey` names it). */
-  member(node: NodeBase, viewKey: string, view: View | undefined, key: string): SchemaNode {
+  /**
+   * The node of member `key` of an object at `node`, with the branches `view`
+   * keeps (`viewKey` names it). A key outside `named` asks the question every
+   * such key shares (the answer and its cost are the same for all of them).
+   */
+  member(
+    node: NodeBase,
+    named: ReadonlySet<string> | undefined,
+    viewKey: string,
+    view: View | undefined,
+    key: string,
+  ): SchemaNode {
     const doc = node.doc!;
     this.grant();
-    const r = this.ask(node, `${this.memberPrefix}${viewKey}|${key}`, (work) => {
+    const shared = named !== undefined && !named.has(key);
+    const question = shared ? `u${viewKey}` : `${this.memberPrefix}${viewKey}|${key}`;
+    const r = this.ask(node, question, (work) => {
       try {
         const c = run(work, new ObjectChildOp(doc, key, view ?? null, new ObjectPredOp()), node);
         return c === DROPPED || c === CUT_NODE ? UNKNOWN_NODE_IMPL : c;
@@ -464,19 +516,33 @@ export class SchemaReader {
   }
 }
 
-/** The kept branches of each dynamic disjunction for one object's content, named by a key. */
+/**
+ * The kept branches of each dynamic disjunction for one object's content,
+ * named by a key. Each predicate evaluated is charged its size; with a branch
+ * index only the branches the discriminating member's value can match are.
+ */
 function selectBranches(
   info: ObjectInfo,
   probe: ObjectProbe,
+  work: Work,
 ): { key: string; view: View | undefined } {
   let key = "";
   let view: Map<Disj, readonly NodeBase[]> | undefined;
   for (let j = 0; j < info.dynamic.length; j++) {
     const dynamic = info.dynamic[j]!;
     const d = dynamic.disjunction;
-    let kept = indexKey(dynamic.predicates.length, (i) =>
-      evalObject(dynamic.predicates[i]!, probe),
-    );
+    const predicates = dynamic.predicates;
+    const candidates =
+      dynamic.index === undefined ? undefined : candidateBranches(dynamic.index, probe);
+    let kept = "";
+    const consider = (i: number) => {
+      const p = predicates[i]!;
+      work.charge(predicateSize(p));
+      if (evalObject(p, probe)) kept += `${i},`;
+    };
+    if (candidates === undefined) for (let i = 0; i < predicates.length; i++) consider(i);
+    else for (const i of candidates) consider(i);
+    work.charge();
     if (kept === "") kept = dynamic.allKey;
     if (kept === dynamic.staticKey) continue;
     key += `${j}:${kept};`;
@@ -496,11 +562,12 @@ class MemberScope implements ObjectScope {
   constructor(
     private readonly reader: SchemaReader,
     private readonly node: NodeBase,
+    private readonly named: ReadonlySet<string> | undefined,
     private readonly viewKey: string,
     private readonly view: View | undefined,
   ) {}
   child(key: string): SchemaNode {
-    return this.reader.member(this.node, this.viewKey, this.view, key);
+    return this.reader.member(this.node, this.named, this.viewKey, this.view, key);
   }
 }
 
