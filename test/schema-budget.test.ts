@@ -5,6 +5,7 @@
 // grows at most linearly with the size, and finishes within a generous
 // wall-clock guard (a hang guard only: no verdict depends on speed).
 import { describe, expect, test } from "vitest";
+import type { JsonSchemaObject } from "../src/json-schema.js";
 import { numberTextIsWhole, numberTextLosesPrecision } from "../src/number-text.js";
 import { re2Patterns } from "../src/patterns/re2.js";
 import { verifyRawJson } from "../src/raw-json.js";
@@ -123,24 +124,24 @@ describe("no call's output depends on an earlier call", () => {
   }
 
   test("a call after an exhausted one gives byte-identical output to the same call on a fresh schema", () => {
-    const warm = JSON.parse(schemaText) as object;
+    const warm = JSON.parse(schemaText) as JsonSchemaObject;
     const first = decode(warm, exhausting);
     expect(first.notes).toContain("schema-too-complex /a/p399");
     const afterExhausted = decode(warm, tiny);
-    const fresh = decode(JSON.parse(schemaText) as object, tiny);
+    const fresh = decode(JSON.parse(schemaText) as JsonSchemaObject, tiny);
     expect(afterExhausted).toEqual(fresh);
     // And the same number of units, through a compiled schema too.
     const compiled = compileSchema(warm);
     expect(walkCounted(compiled, tiny).units).toBe(
-      walkCounted(JSON.parse(schemaText) as object, tiny).units,
+      walkCounted(JSON.parse(schemaText) as JsonSchemaObject, tiny).units,
     );
   });
 
   test("the same call twice: the same output and the same units", () => {
-    const schema = JSON.parse(schemaText) as object;
+    const schema = JSON.parse(schemaText) as JsonSchemaObject;
     const once = walkCounted(schema, exhausting);
     expect(walkCounted(schema, exhausting)).toEqual(once);
-    expect(walkCounted(JSON.parse(schemaText) as object, exhausting)).toEqual(once);
+    expect(walkCounted(JSON.parse(schemaText) as JsonSchemaObject, exhausting)).toEqual(once);
   });
 });
 
