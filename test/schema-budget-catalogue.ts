@@ -209,7 +209,9 @@ function printTable(): void {
     for (const size of c.sizes) {
       measure(c, size); // JIT warm-up; the schema is built fresh each time, so the cost is the cold one
       const m = measure(c, size);
-      console.log(`| ${c.name} | ${size} | ${m.units} | ${m.ms.toFixed(1)} | ${m.notes} |`);
+      console.log(
+        `| ${c.name.replaceAll("|", "\\|")} | ${size} | ${m.units} | ${m.ms.toFixed(1)} | ${m.notes} |`,
+      );
     }
   }
 }
