@@ -6,7 +6,7 @@
 // finished computations with their cost (./reader.ts charges that cost to
 // every call that uses them, so sharing them changes no output).
 import type { JsonSchemaObject } from "../json-schema.js";
-import { describesSomething, isRecord, isSchema, kw, typeNames } from "./keywords.js";
+import { isRecord, isSchema, ownKeyword } from "./keywords.js";
 import {
   buildIndex,
   ownBase,
@@ -17,6 +17,14 @@ import {
   type SchemaIndex,
 } from "./resolve-ref.js";
 import type { SchemaNode } from "./types.js";
+import {
+  ALTERNATIVE_KEYWORDS,
+  DESCRIBING_KEYWORDS,
+  hasAnyKeyword,
+  IN_PLACE_KEYWORDS,
+  KEYWORDS,
+  REFERENCE_KEYWORDS,
+} from "./vocabulary.js";
 import { NOTE_UNRESOLVED, type Work } from "./work.js";
 
 let nextId = 1;
@@ -94,7 +102,6 @@ export interface ArrayKeywords {
 export class SchNode extends NodeBase {
   conjuncts: readonly (NodeBase | typeof UNRESOLVED)[] | undefined = undefined;
   disjunctions: readonly Disj[] | undefined = undefined;
-  types: readonly string[] | undefined | null = null;
   objectKeywords: ObjectKeywords | undefined = undefined;
   arrayKeywords: ArrayKeywords | undefined = undefined;
   /** What its own `const`/`enum` require of a member's value (see ./branch-filter.ts); no budget involved. */
@@ -106,7 +113,7 @@ export class SchNode extends NodeBase {
     readonly raw: JsonSchemaObject,
     readonly base: string,
   ) {
-    super(K_SCHEMA, !describesSomething(raw), doc);
+    super(K_SCHEMA, !hasAnyKeyword(raw, DESCRIBING_KEYWORDS), doc);
   }
 }
 
@@ -276,27 +283,21 @@ export function makeAll(doc: Doc, members: readonly NodeBase[], work: Work): Nod
   return doc.intern(internKey("&", list), () => new AllNode(doc, list), work.interned);
 }
 
-/** The valid `type` names of a schema object (memoized). */
-export function typesOf(s: SchNode): readonly string[] | undefined {
-  if (s.types === null) s.types = typeNames(s.raw);
-  return s.types;
-}
-
 /** allOf items and `$ref`/`$dynamicRef`/`$recursiveRef` targets (memoized). */
 export function conjunctsOf(s: SchNode): readonly (NodeBase | typeof UNRESOLVED)[] {
   if (s.conjuncts !== undefined) return s.conjuncts;
   let out: (NodeBase | typeof UNRESOLVED)[] = NONE;
-  if (hasAny(s.raw, CONJUNCT_KEYWORDS)) {
+  if (hasAnyKeyword(s.raw, IN_PLACE_KEYWORDS)) {
     out = [];
-    const allOf = kw(s.raw, "allOf");
+    const allOf = ownKeyword(s.raw, "allOf");
     if (Array.isArray(allOf)) {
       for (const item of allOf) {
         const n = s.doc!.nodeFor(item, s.base);
         if (n !== undefined) out.push(n);
       }
     }
-    for (const k of REF_KEYWORDS) {
-      const ref = kw(s.raw, k);
+    for (const k of REFERENCE_KEYWORDS) {
+      const ref = ownKeyword(s.raw, k);
       if (typeof ref === "string") out.push(s.doc!.resolve(k, ref, s.base) ?? UNRESOLVED);
     }
   }
@@ -305,26 +306,22 @@ export function conjunctsOf(s: SchNode): readonly (NodeBase | typeof UNRESOLVED)
 }
 
 const NONE: never[] = [];
-const REF_KEYWORDS = ["$ref", "$dynamicRef", "$recursiveRef"];
-const CONJUNCT_KEYWORDS = ["allOf", ...REF_KEYWORDS];
-const DISJUNCT_KEYWORDS = ["anyOf", "oneOf", "if"];
-
-function hasAny(raw: JsonSchemaObject, keys: readonly string[]): boolean {
-  for (const k of keys) if (Object.hasOwn(raw, k)) return true;
-  return false;
-}
+/** `anyOf`, `oneOf`: alternatives a value may set aside. */
+const SELECTABLE_KEYWORDS = KEYWORDS.filter(
+  (k) => k.subschemas?.applies === "alternatives" && k.selectable === true,
+).map((k) => k.name);
 
 /** anyOf, oneOf and if's then/else of one schema object (memoized). */
 export function disjunctionsOf(s: SchNode): readonly Disj[] {
   if (s.disjunctions !== undefined) return s.disjunctions;
-  if (!hasAny(s.raw, DISJUNCT_KEYWORDS)) {
+  if (!hasAnyKeyword(s.raw, ALTERNATIVE_KEYWORDS)) {
     s.disjunctions = NONE;
     return NONE;
   }
   const out: Disj[] = [];
   const disc = discriminatorOf(s.raw);
-  for (const k of ["anyOf", "oneOf"]) {
-    const list = kw(s.raw, k);
+  for (const k of SELECTABLE_KEYWORDS) {
+    const list = ownKeyword(s.raw, k);
     if (!Array.isArray(list)) continue;
     const branches: NodeBase[] = [];
     const refs: (string | undefined)[] = [];
@@ -332,15 +329,15 @@ export function disjunctionsOf(s: SchNode): readonly Disj[] {
       const n = s.doc!.nodeFor(item, s.base);
       if (n === undefined) continue;
       branches.push(n);
-      const ref = isRecord(item) ? kw(item, "$ref") : undefined;
+      const ref = isRecord(item) ? ownKeyword(item, "$ref") : undefined;
       refs.push(typeof ref === "string" ? ref : undefined);
     }
     if (branches.length > 0) out.push(new Disj(branches, true, disc, refs));
   }
-  if (isSchema(kw(s.raw, "if"))) {
+  if (isSchema(ownKeyword(s.raw, "if"))) {
     const branches: NodeBase[] = [];
     for (const k of ["then", "else"]) {
-      const n = s.doc!.nodeFor(kw(s.raw, k), s.base);
+      const n = s.doc!.nodeFor(ownKeyword(s.raw, k), s.base);
       if (n !== undefined) branches.push(n);
     }
     if (branches.length > 0) out.push(new Disj(branches, false, undefined, []));
@@ -350,12 +347,12 @@ export function disjunctionsOf(s: SchNode): readonly Disj[] {
 }
 
 function discriminatorOf(raw: JsonSchemaObject): Discriminator | undefined {
-  const d = kw(raw, "discriminator");
+  const d = ownKeyword(raw, "discriminator");
   if (!isRecord(d)) return undefined;
-  const propertyName = kw(d, "propertyName");
+  const propertyName = ownKeyword(d, "propertyName");
   if (typeof propertyName !== "string") return undefined;
   const mapping = new Map<string, string>();
-  const m = kw(d, "mapping");
+  const m = ownKeyword(d, "mapping");
   if (isRecord(m)) {
     for (const k of Object.keys(m)) {
       const v = m[k];
@@ -369,9 +366,9 @@ function discriminatorOf(raw: JsonSchemaObject): Discriminator | undefined {
 export function objectKeywordsOf(s: SchNode): ObjectKeywords {
   if (s.objectKeywords !== undefined) return s.objectKeywords;
   const doc = s.doc!;
-  const props = kw(s.raw, "properties");
+  const props = ownKeyword(s.raw, "properties");
   const patterns: { source: string; node: NodeBase }[] = [];
-  const pp = kw(s.raw, "patternProperties");
+  const pp = ownKeyword(s.raw, "patternProperties");
   if (isRecord(pp)) {
     for (const source of Object.keys(pp)) {
       const node = doc.nodeFor(pp[source], s.base);
@@ -381,8 +378,8 @@ export function objectKeywordsOf(s: SchNode): ObjectKeywords {
   s.objectKeywords = {
     properties: isRecord(props) ? props : undefined,
     patterns,
-    additional: doc.nodeFor(kw(s.raw, "additionalProperties"), s.base),
-    unevaluated: doc.nodeFor(kw(s.raw, "unevaluatedProperties"), s.base),
+    additional: doc.nodeFor(ownKeyword(s.raw, "additionalProperties"), s.base),
+    unevaluated: doc.nodeFor(ownKeyword(s.raw, "unevaluatedProperties"), s.base),
   };
   return s.objectKeywords;
 }
@@ -393,8 +390,8 @@ export function arrayKeywordsOf(s: SchNode): ArrayKeywords {
   const doc = s.doc!;
   const list = (v: unknown) =>
     Array.isArray(v) ? v.map((x) => doc.nodeFor(x, s.base)) : undefined;
-  const prefixItems = list(kw(s.raw, "prefixItems"));
-  const items = kw(s.raw, "items");
+  const prefixItems = list(ownKeyword(s.raw, "prefixItems"));
+  const items = ownKeyword(s.raw, "items");
   let prefix: (NodeBase | undefined)[] | undefined;
   let rest: NodeBase | undefined;
   if (prefixItems !== undefined) {
@@ -402,14 +399,14 @@ export function arrayKeywordsOf(s: SchNode): ArrayKeywords {
     rest = doc.nodeFor(items, s.base);
   } else if (Array.isArray(items)) {
     prefix = list(items);
-    rest = doc.nodeFor(kw(s.raw, "additionalItems"), s.base);
+    rest = doc.nodeFor(ownKeyword(s.raw, "additionalItems"), s.base);
   } else {
     rest = doc.nodeFor(items, s.base);
   }
   s.arrayKeywords = {
     prefix,
     rest,
-    unevaluated: doc.nodeFor(kw(s.raw, "unevaluatedItems"), s.base),
+    unevaluated: doc.nodeFor(ownKeyword(s.raw, "unevaluatedItems"), s.base),
   };
   return s.arrayKeywords;
 }

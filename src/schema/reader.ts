@@ -15,16 +15,10 @@
 import type { PatternEngine } from "../patterns/engine.js";
 import {
   ArrayOkOp,
-  type BranchIndex,
   branchPredsOf,
-  candidateBranches,
-  evalObject,
-  indexBranches,
   keptForArray,
   keptForObject,
   ObjectPredOp,
-  type Pred,
-  predicateKeys,
 } from "./branch-filter.js";
 import { ArrayChildOp, CUT_NODE, ObjectChildOp, type View } from "./children.js";
 import {
@@ -43,14 +37,12 @@ import {
   objectKeywordsOf,
   SchNode,
   TOO_COMPLEX_NODE,
-  typesOf,
   UNDECIDED_NODE,
   UNKNOWN_NODE_IMPL,
 } from "./nodes.js";
 import {
-  conj,
+  conjunction,
   disjunction,
-  ownReading,
   PUBLIC_READING,
   R_DROP,
   R_NONE,
@@ -58,6 +50,14 @@ import {
   type Reading,
   readingBit,
 } from "./number-reading.js";
+import {
+  type BranchIndex,
+  candidateBranches,
+  evalObject,
+  indexBranches,
+  type Pred,
+  predicateKeys,
+} from "./predicates.js";
 import type {
   ArrayScope,
   NoteSink,
@@ -66,6 +66,7 @@ import type {
   ObjectScope,
   SchemaNode,
 } from "./types.js";
+import { ownReading } from "./vocabulary.js";
 import {
   DROPPED,
   isWorkExceeded,
@@ -110,7 +111,7 @@ class ReadOp extends Op<NodeBase, Reading> {
     const m = this.memo.get(n);
     if (m !== undefined) return m.value;
     work.charge();
-    const r = ownReading(n.raw, typesOf(n), this.whole);
+    const r = ownReading(n.raw, this.whole);
     const v = r === R_DROP ? R_UNKNOWN : r;
     this.memo.set(n, { value: v, notes: 0 });
     return v;
@@ -121,8 +122,8 @@ class ReadOp extends Op<NodeBase, Reading> {
     const exp = expansion(n, work);
     work.notes |= exp.notes;
     let r: Reading = exp.hasFalse ? R_NONE : R_DROP;
-    if ((exp.notes & NOTE_UNRESOLVED) !== 0) r = conj(r, R_UNKNOWN);
-    for (const s of exp.owns) r = conj(r, ownReading(s.raw, typesOf(s), this.whole));
+    if ((exp.notes & NOTE_UNRESOLVED) !== 0) r = conjunction(r, R_UNKNOWN);
+    for (const s of exp.owns) r = conjunction(r, ownReading(s.raw, this.whole));
     let cut = false;
     for (const d of exp.disjs) {
       let mask = 0;
@@ -132,7 +133,7 @@ class ReadOp extends Op<NodeBase, Reading> {
       }
       const x = disjunction(mask, this.whole);
       if (x === R_DROP) cut = true;
-      r = conj(r, x);
+      r = conjunction(r, x);
     }
     // Nothing said about numbers: unknown, unless all that was there is a cut
     // recursion, which contributes nothing.
