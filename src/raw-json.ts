@@ -6,16 +6,9 @@ import type { DiagnosticHandler } from "./diagnostics.js";
 import { isStructJsonError, StructJsonError } from "./errors.js";
 import { pointerFrom } from "./json-pointer.js";
 import type { JsonSchema } from "./json-schema.js";
-import { PlainProbe } from "./object-probes.js";
 import { parseJsonObjectText } from "./parse-json.js";
 import type { PatternEngine } from "./patterns/engine.js";
-import {
-  type CompiledSchema,
-  type NumberReading,
-  rootNode,
-  type SchemaNode,
-  SchemaReader,
-} from "./schema/index.js";
+import { type CompiledSchema, walkNumbers } from "./schema/index.js";
 
 /** How a receiver treats a raw JSON text carried beside the Struct. */
 export type RawJsonMode = "verify" | "trust" | "ignore";
@@ -70,12 +63,19 @@ export function verifyRawJson(
     );
   }
   if (wholeFloats.length > 0 && schema != null) {
-    const root = rootNode(schema);
-    const reader = new SchemaReader({ patterns });
-    for (const path of wholeFloats) {
-      if (readingAt(reader, root, parsed, path) === "integer") {
-        onDiagnostic({ code: "integer-written-as-float", path: pointerFrom(path) });
-      }
+    const integers = new Set<string>();
+    walkNumbers(
+      parsed,
+      schema,
+      (path, value, reading) => {
+        if (reading === "integer" && Number.isInteger(value)) integers.add(pointerFrom(path));
+      },
+      { patterns, recursionLimit, only: wholeFloats },
+    );
+    // In the text's order.
+    for (const tokens of wholeFloats) {
+      const pointer = pointerFrom(tokens);
+      if (integers.has(pointer)) onDiagnostic({ code: "integer-written-as-float", path: pointer });
     }
   }
   return true;
@@ -118,29 +118,4 @@ function agrees(
     return false;
   }
   return true;
-}
-
-/** The schema's reading of the number at `path` in `root`. */
-function readingAt(
-  reader: SchemaReader,
-  node: SchemaNode,
-  root: JsonObject,
-  path: readonly (string | number)[],
-): NumberReading {
-  const ignore = () => {};
-  let value: JsonValue = root;
-  for (const token of path) {
-    if (node.isUnknown) return "unknown";
-    if (Array.isArray(value)) {
-      node = reader.arrayScope(node, value.length, ignore).child(token as number);
-      value = value[token as number]!;
-    } else {
-      const obj = value as JsonObject;
-      node = reader.objectScope(node, new PlainProbe(obj), ignore).child(token as string);
-      value = obj[token as string]!;
-    }
-  }
-  return node.isUnknown || typeof value !== "number"
-    ? "unknown"
-    : reader.numberReading(node, value, ignore);
 }

@@ -66,6 +66,7 @@ export {
   isCompiledSchema,
   rootNode,
 } from "./compile-schema.js";
+export { type NumberVisitor, type WalkNumbersOptions, walkNumbers } from "./walk.js";
 export {
   CALL_BUDGET,
   POSITION_ALLOWANCE,
