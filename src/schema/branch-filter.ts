@@ -9,8 +9,14 @@
 // A branch's checks are compiled once into a predicate (a small and/or tree);
 // per value only the predicate is evaluated.
 import { isRecord } from "./keywords.js";
-import { type Disj, expansion, K_FALSE, type NodeBase, type SchNode } from "./nodes.js";
-import { and, or, type Pred } from "./predicates.js";
+import {
+  type Disjunction,
+  expansion,
+  K_FALSE,
+  type NodeBase,
+  type SchemaObjectNode,
+} from "./nodes.js";
+import { and, or, type Predicate } from "./predicates.js";
 import {
   type CheckContext,
   hasAnyKeyword,
@@ -22,34 +28,34 @@ import {
 import { DROPPED, Op, run, type Work } from "./work.js";
 
 /** What one schema object's own keywords require of a member's value; memoized on the node (no budget involved). */
-function ownValuePred(s: SchNode): Pred {
-  if (s.ownValuePred !== undefined) return s.ownValuePred as Pred;
+function ownValuePredicate(s: SchemaObjectNode): Predicate {
+  if (s.ownValuePredicate !== undefined) return s.ownValuePredicate as Predicate;
   const p = ownValueCheck(s.raw);
-  s.ownValuePred = p;
+  s.ownValuePredicate = p;
   return p;
 }
 
 /** Op: the value predicate of a node (a member's schema): own const/enum, through refs, allOf, anyOf/oneOf. */
-export class ValuePredOp extends Op<NodeBase, Pred> {
-  compute(n: NodeBase, work: Work): Pred {
-    const exp = expansion(n, work);
-    if (exp.hasFalse) return false;
-    const parts: Pred[] = [];
-    for (const s of exp.owns) parts.push(ownValuePred(s));
-    for (const d of exp.disjs)
-      if (d.filterable) parts.push(branchesPred(d, work, this, () => true));
+export class ValuePredicateOp extends Op<NodeBase, Predicate> {
+  compute(n: NodeBase, work: Work): Predicate {
+    const expanded = expansion(n, work);
+    if (expanded.hasFalse) return false;
+    const parts: Predicate[] = [];
+    for (const s of expanded.schemaObjects) parts.push(ownValuePredicate(s));
+    for (const d of expanded.disjunctions)
+      if (d.selectable) parts.push(branchesPredicate(d, work, this, () => true));
     return and(parts);
   }
 }
 
 /** OR over a disjunction's branches (cut branches contribute nothing; all cut → true). */
-function branchesPred(
-  d: Disj,
+function branchesPredicate(
+  d: Disjunction,
   work: Work,
-  op: Op<NodeBase, Pred>,
-  extra: (i: number) => Pred,
-): Pred {
-  const alts: Pred[] = [];
+  op: Op<NodeBase, Predicate>,
+  extra: (i: number) => Predicate,
+): Predicate {
+  const alts: Predicate[] = [];
   let any = false;
   for (let i = 0; i < d.branches.length; i++) {
     const p = run(work, op, d.branches[i]!);
@@ -61,7 +67,11 @@ function branchesPred(
 }
 
 /** What one schema object's own keywords require of an object value (see ./vocabulary.ts). */
-function ownObjectPred(s: SchNode, work: Work, valueOp: ValuePredOp): Pred {
+function ownObjectPredicate(
+  s: SchemaObjectNode,
+  work: Work,
+  valuePredicates: ValuePredicateOp,
+): Predicate {
   const context: CheckContext = {
     memberCheck(subschema) {
       // Only a member schema that can require a value (itself or through an applicator) is worth a check.
@@ -73,7 +83,7 @@ function ownObjectPred(s: SchNode, work: Work, valueOp: ValuePredOp): Pred {
       }
       const child = s.doc!.nodeFor(subschema, s.base);
       if (child === undefined) return true;
-      const test = run(work, valueOp, child);
+      const test = run(work, valuePredicates, child);
       return test === DROPPED ? true : test;
     },
   };
@@ -85,41 +95,42 @@ function ownObjectPred(s: SchNode, work: Work, valueOp: ValuePredOp): Pred {
  * also holds this computation's memos of what is derived from it (own
  * predicates, kept branches), so nothing budgeted outlives the computation.
  */
-export class ObjectPredOp extends Op<NodeBase, Pred> {
-  private readonly valueOp = new ValuePredOp();
-  private readonly own = new Map<SchNode, Pred>();
-  readonly branchPreds = new Map<Disj, readonly Pred[]>();
-  readonly kept = new Map<Disj, readonly NodeBase[]>();
-  compute(n: NodeBase, work: Work): Pred {
+export class ObjectPredicateOp extends Op<NodeBase, Predicate> {
+  private readonly valuePredicates = new ValuePredicateOp();
+  private readonly own = new Map<SchemaObjectNode, Predicate>();
+  readonly branchPredicates = new Map<Disjunction, readonly Predicate[]>();
+  readonly kept = new Map<Disjunction, readonly NodeBase[]>();
+  compute(n: NodeBase, work: Work): Predicate {
     if (n.kind === K_FALSE) return false;
-    const exp = expansion(n, work);
-    if (exp.hasFalse) return false;
-    const parts: Pred[] = [];
-    for (const s of exp.owns) {
+    const expanded = expansion(n, work);
+    if (expanded.hasFalse) return false;
+    const parts: Predicate[] = [];
+    for (const s of expanded.schemaObjects) {
       let p = this.own.get(s);
       if (p === undefined) {
-        p = ownObjectPred(s, work, this.valueOp);
+        p = ownObjectPredicate(s, work, this.valuePredicates);
         this.own.set(s, p);
       }
       parts.push(p);
     }
-    for (const d of exp.disjs) {
-      if (d.filterable) parts.push(branchesPred(d, work, this, (i) => discriminatorPred(d, i)));
+    for (const d of expanded.disjunctions) {
+      if (d.selectable)
+        parts.push(branchesPredicate(d, work, this, (i) => discriminatorPredicate(d, i)));
     }
     return and(parts);
   }
 }
 
 /** Op: whether an array value can possibly match a node (JSON type only); holds its computation's kept branches. */
-export class ArrayOkOp extends Op<NodeBase, boolean> {
-  readonly kept = new Map<Disj, readonly NodeBase[]>();
+export class ArrayAdmitsOp extends Op<NodeBase, boolean> {
+  readonly kept = new Map<Disjunction, readonly NodeBase[]>();
   compute(n: NodeBase, work: Work): boolean {
     if (n.kind === K_FALSE) return false;
-    const exp = expansion(n, work);
-    if (exp.hasFalse) return false;
-    for (const s of exp.owns) if (!ownAdmitsArray(s.raw)) return false;
-    for (const d of exp.disjs) {
-      if (!d.filterable) continue;
+    const expanded = expansion(n, work);
+    if (expanded.hasFalse) return false;
+    for (const s of expanded.schemaObjects) if (!ownAdmitsArray(s.raw)) return false;
+    for (const d of expanded.disjunctions) {
+      if (!d.selectable) continue;
       let any = false;
       let ok = false;
       for (const b of d.branches) {
@@ -155,7 +166,7 @@ function lastSegment(ref: string): string {
  * is the mapping's target; an unmapped value selects the branch whose `$ref`
  * ends in that name. Branches without `$ref` are not judged by it.
  */
-function discriminatorPred(d: Disj, i: number): Pred {
+function discriminatorPredicate(d: Disjunction, i: number): Predicate {
   const disc = d.discriminator;
   const ref = d.refs[i];
   if (disc === undefined || ref === undefined) return true;
@@ -167,42 +178,54 @@ function discriminatorPred(d: Disj, i: number): Pred {
   return { t: "disc", key: disc.propertyName, mappingKeys: disc.mapping, mapped, name, size: 1 };
 }
 
-/** Per branch of `d`: the object predicate including the discriminator's (memoized in `objectOp`). */
-export function branchPredsOf(d: Disj, work: Work, objectOp: ObjectPredOp): readonly Pred[] {
-  const found = objectOp.branchPreds.get(d);
+/** Per branch of `d`: the object predicate including the discriminator's (memoized in `objectPredicates`). */
+export function branchPredicatesOf(
+  d: Disjunction,
+  work: Work,
+  objectPredicates: ObjectPredicateOp,
+): readonly Predicate[] {
+  const found = objectPredicates.branchPredicates.get(d);
   if (found !== undefined) return found;
-  const out: Pred[] = [];
+  const out: Predicate[] = [];
   for (let i = 0; i < d.branches.length; i++) {
-    const p = run(work, objectOp, d.branches[i]!);
-    out.push(p === DROPPED ? true : and([p, discriminatorPred(d, i)]));
+    const p = run(work, objectPredicates, d.branches[i]!);
+    out.push(p === DROPPED ? true : and([p, discriminatorPredicate(d, i)]));
   }
-  objectOp.branchPreds.set(d, out);
+  objectPredicates.branchPredicates.set(d, out);
   return out;
 }
 
-/** The branches of `d` an object value of any content may match (memoized in `objectOp`); all when none may. */
-export function keptForObject(d: Disj, work: Work, objectOp: ObjectPredOp): readonly NodeBase[] {
-  const found = objectOp.kept.get(d);
+/** The branches of `d` an object value of any content may match (memoized in `objectPredicates`); all when none may. */
+export function keptForObject(
+  d: Disjunction,
+  work: Work,
+  objectPredicates: ObjectPredicateOp,
+): readonly NodeBase[] {
+  const found = objectPredicates.kept.get(d);
   if (found !== undefined) return found;
   let kept = d.branches;
-  if (d.filterable) {
-    const preds = branchPredsOf(d, work, objectOp);
+  if (d.selectable) {
+    const preds = branchPredicatesOf(d, work, objectPredicates);
     kept = d.branches.filter((_, i) => preds[i] !== false);
     if (kept.length === 0) kept = d.branches;
   }
-  objectOp.kept.set(d, kept);
+  objectPredicates.kept.set(d, kept);
   return kept;
 }
 
-/** The branches of `d` an array value may match (memoized in `arrayOp`); all when none may. */
-export function keptForArray(d: Disj, work: Work, arrayOp: ArrayOkOp): readonly NodeBase[] {
-  const found = arrayOp.kept.get(d);
+/** The branches of `d` an array value may match (memoized in `arrayAdmits`); all when none may. */
+export function keptForArray(
+  d: Disjunction,
+  work: Work,
+  arrayAdmits: ArrayAdmitsOp,
+): readonly NodeBase[] {
+  const found = arrayAdmits.kept.get(d);
   if (found !== undefined) return found;
   let kept = d.branches;
-  if (d.filterable) {
-    kept = d.branches.filter((b) => run(work, arrayOp, b) !== false);
+  if (d.selectable) {
+    kept = d.branches.filter((b) => run(work, arrayAdmits, b) !== false);
     if (kept.length === 0) kept = d.branches;
   }
-  arrayOp.kept.set(d, kept);
+  arrayAdmits.kept.set(d, kept);
   return kept;
 }

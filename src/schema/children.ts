@@ -7,10 +7,15 @@
 // the kept branches' children (a branch that says nothing of the key
 // contributes "unknown").
 import { compilePattern, isPatternRefusal } from "../patterns/engine.js";
-import { type ArrayOkOp, keptForArray, keptForObject, type ObjectPredOp } from "./branch-filter.js";
+import {
+  type ArrayAdmitsOp,
+  keptForArray,
+  keptForObject,
+  type ObjectPredicateOp,
+} from "./branch-filter.js";
 import {
   arrayKeywordsOf,
-  type Disj,
+  type Disjunction,
   type Doc,
   expansion,
   K_FALSE,
@@ -19,7 +24,7 @@ import {
   makeAny,
   NodeBase,
   objectKeywordsOf,
-  type SchNode,
+  type SchemaObjectNode,
 } from "./nodes.js";
 import { DROPPED, Op, PATTERN_UNDECIDED, run, type Work } from "./work.js";
 
@@ -27,10 +32,10 @@ import { DROPPED, Op, PATTERN_UNDECIDED, run, type Work } from "./work.js";
 export const CUT_NODE = new NodeBase(K_UNKNOWN, true, null);
 
 /** Kept branches per disjunction for one object value; absent disjunctions use their static kept set. */
-export type View = ReadonlyMap<Disj, readonly NodeBase[]>;
+export type View = ReadonlyMap<Disjunction, readonly NodeBase[]>;
 
 /**
- * The child node from the owns' children (`members`) and each disjunction's
+ * The child node from the schemaObjects' children (`members`) and each disjunction's
  * kept branches. A branch whose child is a cut recursion contributes nothing;
  * when that is all there is, the result is the CUT_NODE marker (never
  * returned by the public calls).
@@ -39,12 +44,12 @@ function childOf(
   doc: Doc,
   work: Work,
   op: Op<NodeBase, NodeBase>,
-  disjs: readonly Disj[],
+  disjunctions: readonly Disjunction[],
   members: NodeBase[],
-  kept: (d: Disj) => readonly NodeBase[],
+  kept: (d: Disjunction) => readonly NodeBase[],
 ): NodeBase {
   let cut = false;
-  for (const d of disjs) {
+  for (const d of disjunctions) {
     const alts: NodeBase[] = [];
     for (const b of kept(d)) {
       const c = run(work, op, b);
@@ -66,7 +71,7 @@ function childOf(
  * on whether it is).
  */
 function matchingPatterns(
-  s: SchNode,
+  s: SchemaObjectNode,
   key: string,
   work: Work,
   out: NodeBase[] | undefined,
@@ -90,7 +95,7 @@ function matchingPatterns(
 }
 
 /** True when a schema object's own properties/patternProperties/additionalProperties evaluate `key`. */
-function ownEvaluates(s: SchNode, key: string, work: Work): boolean {
+function ownEvaluates(s: SchemaObjectNode, key: string, work: Work): boolean {
   const k = objectKeywordsOf(s);
   if (k.properties !== undefined && Object.hasOwn(k.properties, key)) return true;
   if (k.additional !== undefined) return true;
@@ -101,14 +106,14 @@ function ownEvaluates(s: SchNode, key: string, work: Work): boolean {
 class EvaluatesKeyOp extends Op<NodeBase, boolean> {
   constructor(
     private readonly key: string,
-    private readonly kept: (d: Disj, w: Work) => readonly NodeBase[],
+    private readonly kept: (d: Disjunction, w: Work) => readonly NodeBase[],
   ) {
     super();
   }
   compute(n: NodeBase, work: Work): boolean {
-    const exp = expansion(n, work);
-    for (const s of exp.owns) if (ownEvaluates(s, this.key, work)) return true;
-    for (const d of exp.disjs) {
+    const expanded = expansion(n, work);
+    for (const s of expanded.schemaObjects) if (ownEvaluates(s, this.key, work)) return true;
+    for (const d of expanded.disjunctions) {
       for (const b of this.kept(d, work)) if (run(work, this, b) === true) return true;
     }
     return false;
@@ -122,21 +127,21 @@ export class ObjectChildOp extends Op<NodeBase, NodeBase> {
     private readonly doc: Doc,
     private readonly key: string,
     private readonly view: View | null,
-    private readonly objectOp: ObjectPredOp,
+    private readonly objectPredicates: ObjectPredicateOp,
   ) {
     super();
   }
-  private kept = (d: Disj, w: Work): readonly NodeBase[] =>
-    this.view?.get(d) ?? keptForObject(d, w, this.objectOp);
+  private kept = (d: Disjunction, w: Work): readonly NodeBase[] =>
+    this.view?.get(d) ?? keptForObject(d, w, this.objectPredicates);
 
   compute(n: NodeBase, work: Work): NodeBase {
     const members: NodeBase[] = [];
-    const exp = expansion(n, work);
-    for (const s of exp.owns) this.ownChildren(s, members, work);
-    return childOf(this.doc, work, this, exp.disjs, members, (d) => this.kept(d, work));
+    const expanded = expansion(n, work);
+    for (const s of expanded.schemaObjects) this.ownChildren(s, members, work);
+    return childOf(this.doc, work, this, expanded.disjunctions, members, (d) => this.kept(d, work));
   }
 
-  private ownChildren(s: SchNode, out: NodeBase[], work: Work): void {
+  private ownChildren(s: SchemaObjectNode, out: NodeBase[], work: Work): void {
     const k = objectKeywordsOf(s);
     let found = false;
     if (k.properties !== undefined && Object.hasOwn(k.properties, this.key)) {
@@ -155,7 +160,7 @@ export class ObjectChildOp extends Op<NodeBase, NodeBase> {
   }
 }
 /** True when a schema object's own array keywords evaluate element `i`. */
-function ownEvaluatesItem(s: SchNode, i: number): boolean {
+function ownEvaluatesItem(s: SchemaObjectNode, i: number): boolean {
   const k = arrayKeywordsOf(s);
   return (k.prefix !== undefined && i < k.prefix.length) || k.rest !== undefined;
 }
@@ -164,15 +169,15 @@ function ownEvaluatesItem(s: SchNode, i: number): boolean {
 class EvaluatesItemOp extends Op<NodeBase, boolean> {
   constructor(
     private readonly index: number,
-    private readonly arrayOp: ArrayOkOp,
+    private readonly arrayAdmits: ArrayAdmitsOp,
   ) {
     super();
   }
   compute(n: NodeBase, work: Work): boolean {
-    const exp = expansion(n, work);
-    for (const s of exp.owns) if (ownEvaluatesItem(s, this.index)) return true;
-    for (const d of exp.disjs) {
-      for (const b of keptForArray(d, work, this.arrayOp))
+    const expanded = expansion(n, work);
+    for (const s of expanded.schemaObjects) if (ownEvaluatesItem(s, this.index)) return true;
+    for (const d of expanded.disjunctions) {
+      for (const b of keptForArray(d, work, this.arrayAdmits))
         if (run(work, this, b) === true) return true;
     }
     return false;
@@ -185,20 +190,20 @@ export class ArrayChildOp extends Op<NodeBase, NodeBase> {
   constructor(
     private readonly doc: Doc,
     private readonly index: number,
-    private readonly arrayOp: ArrayOkOp,
+    private readonly arrayAdmits: ArrayAdmitsOp,
   ) {
     super();
   }
   compute(n: NodeBase, work: Work): NodeBase {
     const members: NodeBase[] = [];
-    const exp = expansion(n, work);
-    for (const s of exp.owns) this.ownChildren(s, members, work);
-    return childOf(this.doc, work, this, exp.disjs, members, (d) =>
-      keptForArray(d, work, this.arrayOp),
+    const expanded = expansion(n, work);
+    for (const s of expanded.schemaObjects) this.ownChildren(s, members, work);
+    return childOf(this.doc, work, this, expanded.disjunctions, members, (d) =>
+      keptForArray(d, work, this.arrayAdmits),
     );
   }
 
-  private ownChildren(s: SchNode, out: NodeBase[], work: Work): void {
+  private ownChildren(s: SchemaObjectNode, out: NodeBase[], work: Work): void {
     const k = arrayKeywordsOf(s);
     const i = this.index;
     if (k.prefix !== undefined && i < k.prefix.length) {
@@ -207,7 +212,7 @@ export class ArrayChildOp extends Op<NodeBase, NodeBase> {
     } else if (k.rest !== undefined) {
       out.push(k.rest);
     } else if (k.unevaluated !== undefined) {
-      this.evaluates ??= new EvaluatesItemOp(i, this.arrayOp);
+      this.evaluates ??= new EvaluatesItemOp(i, this.arrayAdmits);
       if (run(work, this.evaluates, s) !== true) out.push(k.unevaluated);
     }
   }

@@ -66,7 +66,6 @@ export {
   isCompiledSchema,
   rootNode,
 } from "./compile-schema.js";
-export { type NumberVisitor, type WalkNumbersOptions, walkNumbers } from "./walk.js";
 export {
   CALL_BUDGET,
   POSITION_ALLOWANCE,
@@ -82,6 +81,7 @@ export type {
   SchemaNode,
   SchemaNote,
 } from "./types.js";
+export { type NumberVisitor, type WalkNumbersOptions, walkNumbers } from "./walk.js";
 
 import { UNKNOWN_NODE_IMPL } from "./nodes.js";
 import { SchemaReader } from "./reader.js";

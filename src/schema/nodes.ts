@@ -58,7 +58,7 @@ export interface Costed<T> {
 /** Base of every node. */
 export class NodeBase implements SchemaNode {
   readonly id = nextId++;
-  exp: Expansion | undefined = undefined;
+  expanded: Expansion | undefined = undefined;
   /** Finished answers about this node, by question (see ./reader.ts), shared by every call. */
   answers: Map<string, Costed<unknown>> | undefined = undefined;
   constructor(
@@ -99,13 +99,13 @@ export interface ArrayKeywords {
 }
 
 /** One schema object, read in the context of its base URI. */
-export class SchNode extends NodeBase {
-  conjuncts: readonly (NodeBase | typeof UNRESOLVED)[] | undefined = undefined;
-  disjunctions: readonly Disj[] | undefined = undefined;
+export class SchemaObjectNode extends NodeBase {
+  ownConjuncts: readonly (NodeBase | typeof UNRESOLVED)[] | undefined = undefined;
+  ownDisjunctions: readonly Disjunction[] | undefined = undefined;
   objectKeywords: ObjectKeywords | undefined = undefined;
   arrayKeywords: ArrayKeywords | undefined = undefined;
   /** What its own `const`/`enum` require of a member's value (see ./branch-filter.ts); no budget involved. */
-  ownValuePred: unknown = undefined;
+  ownValuePredicate: unknown = undefined;
   /** Visit mark of the closure walk. */
   mark = 0;
   constructor(
@@ -118,7 +118,7 @@ export class SchNode extends NodeBase {
 }
 
 /** A conjunction of nodes (never nested, never fewer than two). */
-export class AllNode extends NodeBase {
+export class ConjunctionNode extends NodeBase {
   constructor(
     doc: Doc,
     readonly members: readonly NodeBase[],
@@ -128,11 +128,11 @@ export class AllNode extends NodeBase {
 }
 
 /** A disjunction of nodes: the children of an anyOf's branches. */
-export class AnyNode extends NodeBase {
-  readonly disj: Disj;
+export class DisjunctionNode extends NodeBase {
+  readonly disjunction: Disjunction;
   constructor(doc: Doc, members: readonly NodeBase[]) {
     super(K_ANY, false, doc);
-    this.disj = new Disj(members, true, undefined, []);
+    this.disjunction = new Disjunction(members, true, undefined, []);
   }
 }
 
@@ -143,12 +143,12 @@ export interface Discriminator {
 }
 
 /** A disjunction in a node's expansion: `anyOf`, `oneOf`, `if`'s then/else, or an Any node. */
-export class Disj {
+export class Disjunction {
   readonly id = nextId++;
   constructor(
     readonly branches: readonly NodeBase[],
     /** anyOf/oneOf/Any: branches the value cannot match are set aside; if/then/else: never. */
-    readonly filterable: boolean,
+    readonly selectable: boolean,
     readonly discriminator: Discriminator | undefined,
     /** Per branch: its `$ref` text, for the discriminator. */
     readonly refs: readonly (string | undefined)[],
@@ -157,8 +157,8 @@ export class Disj {
 
 /** A node's in-place structure: the schema objects that all apply, and the disjunctions that apply. */
 export interface Expansion {
-  readonly owns: readonly SchNode[];
-  readonly disjs: readonly Disj[];
+  readonly schemaObjects: readonly SchemaObjectNode[];
+  readonly disjunctions: readonly Disjunction[];
   /** Some conjunct is the `false` schema. */
   readonly hasFalse: boolean;
   /** NOTE_UNRESOLVED when a conjunct `$ref` did not resolve. */
@@ -167,15 +167,27 @@ export interface Expansion {
   readonly cost: number;
 }
 
-const EMPTY_EXPANSION: Expansion = { owns: [], disjs: [], hasFalse: false, notes: 0, cost: 0 };
-const FALSE_EXPANSION: Expansion = { owns: [], disjs: [], hasFalse: true, notes: 0, cost: 0 };
+const EMPTY_EXPANSION: Expansion = {
+  schemaObjects: [],
+  disjunctions: [],
+  hasFalse: false,
+  notes: 0,
+  cost: 0,
+};
+const FALSE_EXPANSION: Expansion = {
+  schemaObjects: [],
+  disjunctions: [],
+  hasFalse: true,
+  notes: 0,
+  cost: 0,
+};
 
 /** One compiled schema document: nodes per schema object, the ref index, interned composites. */
 export class Doc {
   private index: SchemaIndex | undefined = undefined;
   // A Map, not a WeakMap: the keys are this document's own subschemas, alive as
   // long as the document is, and Map is far cheaper for the garbage collector.
-  private readonly nodes = new Map<object, SchNode | Map<string, SchNode>>();
+  private readonly nodes = new Map<object, SchemaObjectNode | Map<string, SchemaObjectNode>>();
   private readonly interned = new Map<string, NodeBase>();
   constructor(
     readonly root: JsonSchemaObject,
@@ -191,22 +203,26 @@ export class Doc {
   }
 
   /** The node of a schema object whose own base URI is `base`. */
-  nodeAt(raw: JsonSchemaObject, base: string): SchNode {
+  nodeAt(raw: JsonSchemaObject, base: string): SchemaObjectNode {
     const found = this.nodes.get(raw);
-    if (found instanceof SchNode) {
+    if (found instanceof SchemaObjectNode) {
       if (found.base === base) return found;
-      const m = new Map<string, SchNode>([[found.base, found]]);
+      const m = new Map<string, SchemaObjectNode>([[found.base, found]]);
       this.nodes.set(raw, m);
       return this.fresh(m, raw, base);
     }
     if (found !== undefined) return found.get(base) ?? this.fresh(found, raw, base);
-    const n = new SchNode(this, raw, base);
+    const n = new SchemaObjectNode(this, raw, base);
     this.nodes.set(raw, n);
     return n;
   }
 
-  private fresh(m: Map<string, SchNode>, raw: JsonSchemaObject, base: string): SchNode {
-    const n = new SchNode(this, raw, base);
+  private fresh(
+    m: Map<string, SchemaObjectNode>,
+    raw: JsonSchemaObject,
+    base: string,
+  ): SchemaObjectNode {
+    const n = new SchemaObjectNode(this, raw, base);
     m.set(base, n);
     return n;
   }
@@ -264,7 +280,7 @@ export function makeAny(doc: Doc, members: readonly NodeBase[], work: Work): Nod
   if (list.length === 1) return list[0]!;
   if (list.every((m) => m.isUnknown)) return UNKNOWN_NODE_IMPL;
   work.charge(list.length);
-  return doc.intern(internKey("|", list), () => new AnyNode(doc, list), work.interned);
+  return doc.intern(internKey("|", list), () => new DisjunctionNode(doc, list), work.interned);
 }
 
 /** The conjunction of `members`: unknown members drop out; any `false` → false; nested All flattened. */
@@ -273,19 +289,19 @@ export function makeAll(doc: Doc, members: readonly NodeBase[], work: Work): Nod
   for (const m of members) {
     if (m.kind === K_FALSE) return FALSE_NODE;
     if (m.isUnknown) continue;
-    if (m instanceof AllNode) flat.push(...m.members);
+    if (m instanceof ConjunctionNode) flat.push(...m.members);
     else flat.push(m);
   }
   const list = sortedUnique(flat);
   if (list.length === 0) return UNKNOWN_NODE_IMPL;
   if (list.length === 1) return list[0]!;
   work.charge(list.length);
-  return doc.intern(internKey("&", list), () => new AllNode(doc, list), work.interned);
+  return doc.intern(internKey("&", list), () => new ConjunctionNode(doc, list), work.interned);
 }
 
 /** allOf items and `$ref`/`$dynamicRef`/`$recursiveRef` targets (memoized). */
-export function conjunctsOf(s: SchNode): readonly (NodeBase | typeof UNRESOLVED)[] {
-  if (s.conjuncts !== undefined) return s.conjuncts;
+export function conjunctsOf(s: SchemaObjectNode): readonly (NodeBase | typeof UNRESOLVED)[] {
+  if (s.ownConjuncts !== undefined) return s.ownConjuncts;
   let out: (NodeBase | typeof UNRESOLVED)[] = NONE;
   if (hasAnyKeyword(s.raw, IN_PLACE_KEYWORDS)) {
     out = [];
@@ -301,7 +317,7 @@ export function conjunctsOf(s: SchNode): readonly (NodeBase | typeof UNRESOLVED)
       if (typeof ref === "string") out.push(s.doc!.resolve(k, ref, s.base) ?? UNRESOLVED);
     }
   }
-  s.conjuncts = out;
+  s.ownConjuncts = out;
   return out;
 }
 
@@ -312,13 +328,13 @@ const SELECTABLE_KEYWORDS = KEYWORDS.filter(
 ).map((k) => k.name);
 
 /** anyOf, oneOf and if's then/else of one schema object (memoized). */
-export function disjunctionsOf(s: SchNode): readonly Disj[] {
-  if (s.disjunctions !== undefined) return s.disjunctions;
+export function disjunctionsOf(s: SchemaObjectNode): readonly Disjunction[] {
+  if (s.ownDisjunctions !== undefined) return s.ownDisjunctions;
   if (!hasAnyKeyword(s.raw, ALTERNATIVE_KEYWORDS)) {
-    s.disjunctions = NONE;
+    s.ownDisjunctions = NONE;
     return NONE;
   }
-  const out: Disj[] = [];
+  const out: Disjunction[] = [];
   const disc = discriminatorOf(s.raw);
   for (const k of SELECTABLE_KEYWORDS) {
     const list = ownKeyword(s.raw, k);
@@ -332,7 +348,7 @@ export function disjunctionsOf(s: SchNode): readonly Disj[] {
       const ref = isRecord(item) ? ownKeyword(item, "$ref") : undefined;
       refs.push(typeof ref === "string" ? ref : undefined);
     }
-    if (branches.length > 0) out.push(new Disj(branches, true, disc, refs));
+    if (branches.length > 0) out.push(new Disjunction(branches, true, disc, refs));
   }
   if (isSchema(ownKeyword(s.raw, "if"))) {
     const branches: NodeBase[] = [];
@@ -340,9 +356,9 @@ export function disjunctionsOf(s: SchNode): readonly Disj[] {
       const n = s.doc!.nodeFor(ownKeyword(s.raw, k), s.base);
       if (n !== undefined) branches.push(n);
     }
-    if (branches.length > 0) out.push(new Disj(branches, false, undefined, []));
+    if (branches.length > 0) out.push(new Disjunction(branches, false, undefined, []));
   }
-  s.disjunctions = out;
+  s.ownDisjunctions = out;
   return out;
 }
 
@@ -363,7 +379,7 @@ function discriminatorOf(raw: JsonSchemaObject): Discriminator | undefined {
 }
 
 /** The object keywords of one schema object (memoized); patterns are compiled when a key is tested. */
-export function objectKeywordsOf(s: SchNode): ObjectKeywords {
+export function objectKeywordsOf(s: SchemaObjectNode): ObjectKeywords {
   if (s.objectKeywords !== undefined) return s.objectKeywords;
   const doc = s.doc!;
   const props = ownKeyword(s.raw, "properties");
@@ -385,7 +401,7 @@ export function objectKeywordsOf(s: SchNode): ObjectKeywords {
 }
 
 /** The array keywords of one schema object (memoized). */
-export function arrayKeywordsOf(s: SchNode): ArrayKeywords {
+export function arrayKeywordsOf(s: SchemaObjectNode): ArrayKeywords {
   if (s.arrayKeywords !== undefined) return s.arrayKeywords;
   const doc = s.doc!;
   const list = (v: unknown) =>
@@ -425,58 +441,70 @@ export function expansion(node: NodeBase, work: Work): Expansion {
 
 /** The expansion, computed once per node; its cost is charged by `expansion` at every use. */
 function expansionOf(node: NodeBase): Expansion {
-  if (node.exp !== undefined) return node.exp;
+  if (node.expanded !== undefined) return node.expanded;
   let e: Expansion;
-  if (node instanceof SchNode) e = closure(node);
-  else if (node instanceof AllNode) e = merge(node.members);
-  else if (node instanceof AnyNode)
-    e = { owns: [], disjs: [node.disj], hasFalse: false, notes: 0, cost: 0 };
+  if (node instanceof SchemaObjectNode) e = closure(node);
+  else if (node instanceof ConjunctionNode) e = merge(node.members);
+  else if (node instanceof DisjunctionNode)
+    e = { schemaObjects: [], disjunctions: [node.disjunction], hasFalse: false, notes: 0, cost: 0 };
   else e = node.kind === K_FALSE ? FALSE_EXPANSION : EMPTY_EXPANSION;
-  node.exp = e;
+  node.expanded = e;
   return e;
 }
 
 let closureMark = 0;
 
-function closure(start: SchNode): Expansion {
+function closure(start: SchemaObjectNode): Expansion {
   const first = conjunctsOf(start);
   if (first.length === 0)
-    return { owns: [start], disjs: disjunctionsOf(start), hasFalse: false, notes: 0, cost: 0 };
-  const owns: SchNode[] = [];
-  const disjs: Disj[] = [];
+    return {
+      schemaObjects: [start],
+      disjunctions: disjunctionsOf(start),
+      hasFalse: false,
+      notes: 0,
+      cost: 0,
+    };
+  const schemaObjects: SchemaObjectNode[] = [];
+  const disjunctions: Disjunction[] = [];
   let hasFalse = false;
   let notes = 0;
   // A mark per closure instead of a Set: this loop may visit many nodes.
   const mark = ++closureMark;
-  const todo: SchNode[] = [start];
+  const todo: SchemaObjectNode[] = [start];
   while (todo.length > 0) {
     const s = todo.pop()!;
     if (s.mark === mark) continue;
     s.mark = mark;
-    owns.push(s);
+    schemaObjects.push(s);
     for (const c of conjunctsOf(s)) {
       if (c === UNRESOLVED) notes |= NOTE_UNRESOLVED;
       else if (c.kind === K_FALSE) hasFalse = true;
-      else if (c instanceof SchNode) todo.push(c);
+      else if (c instanceof SchemaObjectNode) todo.push(c);
     }
-    for (const d of disjunctionsOf(s)) disjs.push(d);
+    for (const d of disjunctionsOf(s)) disjunctions.push(d);
   }
-  return { owns, disjs, hasFalse, notes, cost: owns.length };
+  return { schemaObjects, disjunctions, hasFalse, notes, cost: schemaObjects.length };
 }
 
 function merge(members: readonly NodeBase[]): Expansion {
-  const owns = new Set<SchNode>();
-  const disjs = new Set<Disj>();
+  const schemaObjects = new Set<SchemaObjectNode>();
+  const disjunctions = new Set<Disjunction>();
   let hasFalse = false;
   let notes = 0;
   let cost = 0;
   for (const m of members) {
     const e = expansionOf(m);
     cost += e.cost;
-    for (const s of e.owns) owns.add(s);
-    for (const d of e.disjs) disjs.add(d);
+    for (const s of e.schemaObjects) schemaObjects.add(s);
+    for (const d of e.disjunctions) disjunctions.add(d);
     hasFalse ||= e.hasFalse;
     notes |= e.notes;
   }
-  return { owns: [...owns], disjs: [...disjs], hasFalse, notes, cost };
+  return {
+    schemaObjects: [...schemaObjects],
+    disjunctions: [...disjunctions],
+    hasFalse,
+    notes,
+    cost,
+  };
 }

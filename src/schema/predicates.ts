@@ -8,11 +8,11 @@ import type { ObjectProbe } from "./types.js";
 export type Primitive = string | number | boolean | null;
 
 /** A check on a value: true/false when known without the value. */
-export type Pred = boolean | PredNode;
-export type PredNode =
-  | { readonly t: "and" | "or"; readonly items: readonly Pred[]; readonly size: number }
+export type Predicate = boolean | PredicateNode;
+export type PredicateNode =
+  | { readonly t: "and" | "or"; readonly items: readonly Predicate[]; readonly size: number }
   | { readonly t: "has"; readonly key: string; readonly size: 1 }
-  | { readonly t: "member"; readonly key: string; readonly test: Pred; readonly size: number }
+  | { readonly t: "member"; readonly key: string; readonly test: Predicate; readonly size: number }
   | {
       readonly t: "disc";
       readonly key: string;
@@ -33,15 +33,15 @@ export type PredNode =
 const SET_FROM = 16;
 
 /** Predicates bigger than this are replaced by `true` (no filtering: always safe). */
-const MAX_PRED_SIZE = 2000;
+const MAX_PREDICATE_SIZE = 2000;
 
-export function sizeOf(p: Pred): number {
+export function sizeOf(p: Predicate): number {
   return typeof p === "boolean" ? 0 : p.size;
 }
 
-function combine(t: "and" | "or", parts: readonly Pred[]): Pred {
+function combine(t: "and" | "or", parts: readonly Predicate[]): Predicate {
   const absorbing = t === "or";
-  const items: Pred[] = [];
+  const items: Predicate[] = [];
   let size = 1;
   for (const p of parts) {
     if (p === absorbing) return absorbing;
@@ -51,21 +51,21 @@ function combine(t: "and" | "or", parts: readonly Pred[]): Pred {
   }
   if (items.length === 0) return !absorbing;
   if (items.length === 1) return items[0]!;
-  return size > MAX_PRED_SIZE ? true : { t, items, size };
+  return size > MAX_PREDICATE_SIZE ? true : { t, items, size };
 }
 
 /** Conjunction of predicates. */
-export function and(parts: readonly Pred[]): Pred {
+export function and(parts: readonly Predicate[]): Predicate {
   return combine("and", parts);
 }
 
 /** Disjunction of predicates. */
-export function or(parts: readonly Pred[]): Pred {
+export function or(parts: readonly Predicate[]): Predicate {
   return combine("or", parts);
 }
 
 /** Evaluates an object predicate against the value's probe. */
-export function evalObject(p: Pred, probe: ObjectProbe): boolean {
+export function evalObject(p: Predicate, probe: ObjectProbe): boolean {
   if (typeof p === "boolean") return p;
   switch (p.t) {
     case "and":
@@ -89,7 +89,7 @@ export function evalObject(p: Pred, probe: ObjectProbe): boolean {
 }
 
 /** Evaluates a value predicate; `undefined` stands for some container (object or array). */
-export function evalValue(p: Pred, v: Primitive | undefined): boolean {
+export function evalValue(p: Predicate, v: Primitive | undefined): boolean {
   if (typeof p === "boolean") return p;
   switch (p.t) {
     case "and":
@@ -109,7 +109,7 @@ export function evalValue(p: Pred, v: Primitive | undefined): boolean {
 }
 
 /** `const`/`enum` as a value predicate over primitives (containers compare only as "some container"). */
-export function valuesPred(values: readonly unknown[]): Pred {
+export function valuesPredicate(values: readonly unknown[]): Predicate {
   const prims: Primitive[] = [];
   let containers = false;
   for (const v of values) {
@@ -125,15 +125,15 @@ export function valuesPred(values: readonly unknown[]): Pred {
 }
 
 /** `const`/`enum` applied to an object value: some member must be an object whose primitive members match. */
-export function objectValuesPred(values: readonly unknown[]): Pred {
-  const alts: Pred[] = [];
+export function objectValuesPredicate(values: readonly unknown[]): Predicate {
+  const alts: Predicate[] = [];
   for (const v of values) {
     if (!isRecord(v)) continue;
-    const parts: Pred[] = [];
+    const parts: Predicate[] = [];
     for (const k of Object.keys(v)) {
       parts.push({ t: "has", key: k, size: 1 });
       const m = v[k];
-      parts.push({ t: "member", key: k, test: valuesPred([m]), size: 2 });
+      parts.push({ t: "member", key: k, test: valuesPredicate([m]), size: 2 });
     }
     alts.push(and(parts));
   }
@@ -141,7 +141,7 @@ export function objectValuesPred(values: readonly unknown[]): Pred {
 }
 
 /** Adds to `out` every member key an object predicate looks at (its answer depends on nothing else). */
-export function predicateKeys(p: Pred, out: Set<string>): void {
+export function predicateKeys(p: Predicate, out: Set<string>): void {
   if (typeof p === "boolean") return;
   switch (p.t) {
     case "and":
@@ -175,14 +175,14 @@ export interface BranchIndex {
 }
 
 /** The top-level conjuncts of a predicate (nested `and`s flattened). */
-function conjunctsOf(p: Pred, out: Pred[]): Pred[] {
+function conjunctsOf(p: Predicate, out: Predicate[]): Predicate[] {
   if (typeof p !== "boolean" && p.t === "and") for (const x of p.items) conjunctsOf(x, out);
   else out.push(p);
   return out;
 }
 
 /** The value set a branch predicate requires of member `key`, if one of its conjuncts says so. */
-function requiredValues(p: Pred, key: string): (PredNode & { t: "in" }) | undefined {
+function requiredValues(p: Predicate, key: string): (PredicateNode & { t: "in" }) | undefined {
   for (const c of conjunctsOf(p, [])) {
     if (typeof c === "boolean" || c.t !== "member" || c.key !== key) continue;
     const test = c.test;
@@ -192,7 +192,7 @@ function requiredValues(p: Pred, key: string): (PredNode & { t: "in" }) | undefi
 }
 
 /** An index over the most selective member key, when at least half the branches constrain one. */
-export function indexBranches(predicates: readonly Pred[]): BranchIndex | undefined {
+export function indexBranches(predicates: readonly Predicate[]): BranchIndex | undefined {
   const counts = new Map<string, number>();
   for (const p of predicates) {
     for (const c of conjunctsOf(p, [])) {

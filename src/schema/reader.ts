@@ -14,18 +14,18 @@
 // what is left reads as too complex, and the whole budget is spent.
 import type { PatternEngine } from "../patterns/engine.js";
 import {
-  ArrayOkOp,
-  branchPredsOf,
+  ArrayAdmitsOp,
+  branchPredicatesOf,
   keptForArray,
   keptForObject,
-  ObjectPredOp,
+  ObjectPredicateOp,
 } from "./branch-filter.js";
 import { ArrayChildOp, CUT_NODE, ObjectChildOp, type View } from "./children.js";
 import {
   arrayKeywordsOf,
   type Costed,
   conjunctsOf,
-  type Disj,
+  type Disjunction,
   disjunctionsOf,
   expansion,
   K_COMPLEX,
@@ -35,7 +35,7 @@ import {
   MAX_ANSWERS,
   NodeBase,
   objectKeywordsOf,
-  SchNode,
+  SchemaObjectNode,
   TOO_COMPLEX_NODE,
   UNDECIDED_NODE,
   UNKNOWN_NODE_IMPL,
@@ -55,7 +55,7 @@ import {
   candidateBranches,
   evalObject,
   indexBranches,
-  type Pred,
+  type Predicate,
   predicateKeys,
 } from "./predicates.js";
 import type {
@@ -107,7 +107,7 @@ class ReadOp extends Op<NodeBase, Reading> {
     super();
   }
   /** The reading of a leaf branch, memoized like any other. */
-  leaf(n: SchNode, work: Work): Reading {
+  leaf(n: SchemaObjectNode, work: Work): Reading {
     const m = this.memo.get(n);
     if (m !== undefined) return m.value;
     work.charge();
@@ -119,13 +119,13 @@ class ReadOp extends Op<NodeBase, Reading> {
   compute(n: NodeBase, work: Work): Reading {
     if (n.kind === K_UNKNOWN) return R_UNKNOWN;
     if (n.kind === K_FALSE) return R_NONE;
-    const exp = expansion(n, work);
-    work.notes |= exp.notes;
-    let r: Reading = exp.hasFalse ? R_NONE : R_DROP;
-    if ((exp.notes & NOTE_UNRESOLVED) !== 0) r = conjunction(r, R_UNKNOWN);
-    for (const s of exp.owns) r = conjunction(r, ownReading(s.raw, this.whole));
+    const expanded = expansion(n, work);
+    work.notes |= expanded.notes;
+    let r: Reading = expanded.hasFalse ? R_NONE : R_DROP;
+    if ((expanded.notes & NOTE_UNRESOLVED) !== 0) r = conjunction(r, R_UNKNOWN);
+    for (const s of expanded.schemaObjects) r = conjunction(r, ownReading(s.raw, this.whole));
     let cut = false;
-    for (const d of exp.disjs) {
+    for (const d of expanded.disjunctions) {
       let mask = 0;
       for (const b of d.branches) {
         const x = isLeaf(b) ? this.leaf(b, work) : run(work, this, b);
@@ -142,8 +142,10 @@ class ReadOp extends Op<NodeBase, Reading> {
 }
 
 /** A schema object without in-place applicators: its reading is its own keywords' (no recursion possible). */
-function isLeaf(n: NodeBase): n is SchNode {
-  return n instanceof SchNode && conjunctsOf(n).length === 0 && disjunctionsOf(n).length === 0;
+function isLeaf(n: NodeBase): n is SchemaObjectNode {
+  return (
+    n instanceof SchemaObjectNode && conjunctsOf(n).length === 0 && disjunctionsOf(n).length === 0
+  );
 }
 
 const EMPTY_OBJECT_SCOPE: ObjectScope = { child: () => UNKNOWN_NODE_IMPL };
@@ -151,8 +153,8 @@ const EMPTY_ARRAY_SCOPE: ArrayScope = { child: () => UNKNOWN_NODE_IMPL };
 
 /** A disjunction whose kept branches depend on the object's content. */
 interface DynamicDisjunction {
-  readonly disjunction: Disj;
-  readonly predicates: readonly Pred[];
+  readonly disjunction: Disjunction;
+  readonly predicates: readonly Predicate[];
   /** Branches by a discriminating member's value, when there is one. */
   readonly index: BranchIndex | undefined;
   /** Kept branch indices without looking at the content ("0,2,"). */
@@ -189,31 +191,31 @@ function indexKey(n: number, keep: (i: number) => boolean): string {
   return k;
 }
 
-function predicateSize(p: Pred): number {
+function predicateSize(p: Predicate): number {
   return typeof p === "boolean" ? 1 : p.size;
 }
 
 function computeObjectInfo(node: NodeBase, work: Work): ObjectInfo {
-  const objectOp = new ObjectPredOp();
+  const objectPredicates = new ObjectPredicateOp();
   let notes = 0;
   const dynamic: DynamicDisjunction[] = [];
   const keys = new Set<string>();
   const seen = new Set<NodeBase>();
-  const seenDisjunctions = new Set<Disj>();
+  const seenDisjunctions = new Set<Disjunction>();
   const todo: NodeBase[] = [node];
   while (todo.length > 0) {
     const n = todo.pop()!;
     if (seen.has(n)) continue;
     seen.add(n);
     work.charge();
-    const exp = expansion(n, work);
-    notes |= exp.notes;
-    for (const d of exp.disjs) {
+    const expanded = expansion(n, work);
+    notes |= expanded.notes;
+    for (const d of expanded.disjunctions) {
       if (seenDisjunctions.has(d)) continue;
       seenDisjunctions.add(d);
-      const kept = keptForObject(d, work, objectOp);
-      if (d.filterable) {
-        const predicates = branchPredsOf(d, work, objectOp);
+      const kept = keptForObject(d, work, objectPredicates);
+      if (d.selectable) {
+        const predicates = branchPredicatesOf(d, work, objectPredicates);
         if (predicates.some((p) => typeof p !== "boolean")) {
           const count = d.branches.length;
           const keptSet = new Set(kept);
@@ -243,15 +245,15 @@ function computeObjectInfo(node: NodeBase, work: Work): ObjectInfo {
 function namedMembers(node: NodeBase, work: Work): ReadonlySet<string> | undefined {
   const named = new Set<string>();
   const seen = new Set<NodeBase>();
-  const seenObjects = new Set<SchNode>();
+  const seenObjects = new Set<SchemaObjectNode>();
   const todo: NodeBase[] = [node];
   while (todo.length > 0) {
     const n = todo.pop()!;
     if (seen.has(n)) continue;
     seen.add(n);
     work.charge();
-    const exp = expansion(n, work);
-    for (const s of exp.owns) {
+    const expanded = expansion(n, work);
+    for (const s of expanded.schemaObjects) {
       if (seenObjects.has(s)) continue;
       seenObjects.add(s);
       const k = objectKeywordsOf(s);
@@ -262,33 +264,33 @@ function namedMembers(node: NodeBase, work: Work): ReadonlySet<string> | undefin
         for (const name of names) named.add(name);
       }
     }
-    for (const d of exp.disjs) for (const b of d.branches) todo.push(b);
+    for (const d of expanded.disjunctions) for (const b of d.branches) todo.push(b);
   }
   return named;
 }
 
 function computeArrayInfo(node: NodeBase, work: Work): ArrayInfo {
-  const arrayOp = new ArrayOkOp();
+  const arrayAdmits = new ArrayAdmitsOp();
   let notes = 0;
   let tail = 0;
   const seen = new Set<NodeBase>();
-  const seenDisjunctions = new Set<Disj>();
+  const seenDisjunctions = new Set<Disjunction>();
   const todo: NodeBase[] = [node];
   while (todo.length > 0) {
     const n = todo.pop()!;
     if (seen.has(n)) continue;
     seen.add(n);
     work.charge();
-    const exp = expansion(n, work);
-    notes |= exp.notes;
-    for (const s of exp.owns) {
+    const expanded = expansion(n, work);
+    notes |= expanded.notes;
+    for (const s of expanded.schemaObjects) {
       const prefix = arrayKeywordsOf(s).prefix;
       if (prefix !== undefined && prefix.length > tail) tail = prefix.length;
     }
-    for (const d of exp.disjs) {
+    for (const d of expanded.disjunctions) {
       if (seenDisjunctions.has(d)) continue;
       seenDisjunctions.add(d);
-      for (const b of keptForArray(d, work, arrayOp)) todo.push(b);
+      for (const b of keptForArray(d, work, arrayAdmits)) todo.push(b);
     }
   }
   return { notes: notes | work.notes, tail };
@@ -478,7 +480,11 @@ export class SchemaReader {
     const question = shared ? `u${viewKey}` : `${this.memberPrefix}${viewKey}|${key}`;
     const r = this.ask(node, question, (work) => {
       try {
-        const c = run(work, new ObjectChildOp(doc, key, view ?? null, new ObjectPredOp()), node);
+        const c = run(
+          work,
+          new ObjectChildOp(doc, key, view ?? null, new ObjectPredicateOp()),
+          node,
+        );
         return c === DROPPED || c === CUT_NODE ? UNKNOWN_NODE_IMPL : c;
       } catch (e) {
         if (e === PATTERN_UNDECIDED) return UNDECIDED_NODE;
@@ -510,7 +516,7 @@ export class SchemaReader {
     const doc = node.doc!;
     this.grant();
     const r = this.ask(node, `i${index}`, (work) => {
-      const c = run(work, new ArrayChildOp(doc, index, new ArrayOkOp()), node);
+      const c = run(work, new ArrayChildOp(doc, index, new ArrayAdmitsOp()), node);
       return c === DROPPED || c === CUT_NODE ? UNKNOWN_NODE_IMPL : c;
     });
     return r === TOO_COMPLEX ? TOO_COMPLEX_NODE : r;
@@ -528,7 +534,7 @@ function selectBranches(
   work: Work,
 ): { key: string; view: View | undefined } {
   let key = "";
-  let view: Map<Disj, readonly NodeBase[]> | undefined;
+  let view: Map<Disjunction, readonly NodeBase[]> | undefined;
   for (let j = 0; j < info.dynamic.length; j++) {
     const dynamic = info.dynamic[j]!;
     const d = dynamic.disjunction;

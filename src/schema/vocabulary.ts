@@ -22,7 +22,7 @@ import {
   R_NUMBER,
   type Reading,
 } from "./number-reading.js";
-import { and, objectValuesPred, type Pred, valuesPred } from "./predicates.js";
+import { and, objectValuesPredicate, type Predicate, valuesPredicate } from "./predicates.js";
 
 /** How a keyword's subschemas sit in the schema document. */
 export type SubschemaShape = "schema" | "list" | "map" | "schema-or-list";
@@ -43,7 +43,7 @@ export type Application =
 /** What the object check of a keyword may ask of the branch-filtering engine. */
 export interface CheckContext {
   /** The value check of a member's subschema (its own `const`/`enum`, through applicators); true when none. */
-  memberCheck(subschema: unknown): Pred;
+  memberCheck(subschema: unknown): Predicate;
 }
 
 /** One keyword's definition. Every part is optional: a keyword says only what it says. */
@@ -55,9 +55,9 @@ export interface KeywordDefinition {
   /** What the keyword's value says about a number: a whole one, or not (`whole`). */
   readonly reading?: (value: unknown, whole: boolean) => Reading;
   /** What an object value must satisfy. */
-  readonly objectCheck?: (value: unknown, context: CheckContext) => Pred;
+  readonly objectCheck?: (value: unknown, context: CheckContext) => Predicate;
   /** What a member's primitive value must satisfy. */
-  readonly valueCheck?: (value: unknown) => Pred;
+  readonly valueCheck?: (value: unknown) => Predicate;
   /** Whether an array value can satisfy it. */
   readonly admitsArray?: (value: unknown) => boolean;
 }
@@ -130,15 +130,15 @@ export const KEYWORDS: readonly KeywordDefinition[] = [
   {
     name: "const",
     reading: (value) => valuesReading([value]),
-    objectCheck: (value) => objectValuesPred([value]),
-    valueCheck: (value) => valuesPred([value]),
+    objectCheck: (value) => objectValuesPredicate([value]),
+    valueCheck: (value) => valuesPredicate([value]),
     admitsArray: (value) => Array.isArray(value),
   },
   {
     name: "enum",
     reading: (value) => (Array.isArray(value) ? valuesReading(value) : R_DROP),
-    objectCheck: (value) => (Array.isArray(value) ? objectValuesPred(value) : true),
-    valueCheck: (value) => (Array.isArray(value) ? valuesPred(value) : true),
+    objectCheck: (value) => (Array.isArray(value) ? objectValuesPredicate(value) : true),
+    valueCheck: (value) => (Array.isArray(value) ? valuesPredicate(value) : true),
     admitsArray: (value) => !Array.isArray(value) || value.some((v) => Array.isArray(v)),
   },
   {
@@ -151,7 +151,7 @@ export const KEYWORDS: readonly KeywordDefinition[] = [
     name: "required",
     objectCheck: (value) => {
       if (!Array.isArray(value)) return true;
-      const parts: Pred[] = [];
+      const parts: Predicate[] = [];
       for (const k of value) if (typeof k === "string") parts.push({ t: "has", key: k, size: 1 });
       return and(parts);
     },
@@ -162,7 +162,7 @@ export const KEYWORDS: readonly KeywordDefinition[] = [
     // Discriminated unions: a member whose subschema requires a `const`/`enum`.
     objectCheck: (value, context) => {
       if (!isRecord(value)) return true;
-      const parts: Pred[] = [];
+      const parts: Predicate[] = [];
       for (const key of Object.keys(value)) {
         const test = context.memberCheck(value[key]);
         if (test !== true) parts.push({ t: "member", key, test, size: 1 + sizeOfCheck(test) });
@@ -197,7 +197,7 @@ export const KEYWORDS: readonly KeywordDefinition[] = [
   { name: "dependencies", subschemas: map("none") },
 ];
 
-function sizeOfCheck(p: Pred): number {
+function sizeOfCheck(p: Predicate): number {
   return typeof p === "boolean" ? 0 : p.size;
 }
 
@@ -260,8 +260,8 @@ export function ownReading(raw: JsonSchemaObject, whole: boolean): Reading {
 }
 
 /** What one schema object's own keywords require of an object value. */
-export function ownObjectCheck(raw: JsonSchemaObject, context: CheckContext): Pred {
-  const parts: Pred[] = [];
+export function ownObjectCheck(raw: JsonSchemaObject, context: CheckContext): Predicate {
+  const parts: Predicate[] = [];
   for (const k of OBJECT_CHECK_KEYWORDS) {
     if (Object.hasOwn(raw, k.name)) parts.push(k.objectCheck!(raw[k.name], context));
   }
@@ -269,8 +269,8 @@ export function ownObjectCheck(raw: JsonSchemaObject, context: CheckContext): Pr
 }
 
 /** What one schema object's own keywords require of a member's primitive value. */
-export function ownValueCheck(raw: JsonSchemaObject): Pred {
-  const parts: Pred[] = [];
+export function ownValueCheck(raw: JsonSchemaObject): Predicate {
+  const parts: Predicate[] = [];
   for (const k of VALUE_CHECKS)
     if (Object.hasOwn(raw, k.name)) parts.push(k.valueCheck!(raw[k.name]));
   return and(parts);
