@@ -1,6 +1,19 @@
 // The schema reader: for each value position of a tool call's arguments, what
 // the tool's JSON Schema says about the numbers there. The Struct → JSON writer
-// walks the value and asks this module at each position.
+// walks the value and asks this module at each position; walkNumbers does the
+// same for a plain JSON value.
+//
+// Modules, from the keywords up:
+// - vocabulary.ts: the keyword table (one definition per keyword) and every
+//   keyword list derived from it; predicates.ts: branch checks as data.
+// - nodes.ts: a position's node (a schema object, or a conjunction or
+//   disjunction of nodes), its keywords read once, its in-place expansion.
+// - branch-filter.ts: which branches an object or array value may match;
+//   children.ts: the node of a member or element (the member/element rules).
+// - work.ts: recursion, cycle cuts and the budget of one computation;
+//   reader.ts: one call's budget and the answers shared across calls;
+//   walk.ts: walkNumbers. No module below reader.ts knows the call, and
+//   none of work.ts, reader.ts, walk.ts names a keyword.
 //
 // Reading rules (how a number position's reading is found)
 // - One schema object's own keywords (conjoined; none of them → unknown):

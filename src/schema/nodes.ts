@@ -305,9 +305,10 @@ export function conjunctsOf(s: SchemaObjectNode): readonly (NodeBase | typeof UN
   let out: (NodeBase | typeof UNRESOLVED)[] = NONE;
   if (hasAnyKeyword(s.raw, IN_PLACE_KEYWORDS)) {
     out = [];
-    const allOf = ownKeyword(s.raw, "allOf");
-    if (Array.isArray(allOf)) {
-      for (const item of allOf) {
+    for (const k of IN_PLACE_LIST_KEYWORDS) {
+      const items = ownKeyword(s.raw, k);
+      if (!Array.isArray(items)) continue;
+      for (const item of items) {
         const n = s.doc!.nodeFor(item, s.base);
         if (n !== undefined) out.push(n);
       }
@@ -322,6 +323,10 @@ export function conjunctsOf(s: SchemaObjectNode): readonly (NodeBase | typeof UN
 }
 
 const NONE: never[] = [];
+/** `allOf`: in-place applicators whose value is a list of subschemas. */
+const IN_PLACE_LIST_KEYWORDS = KEYWORDS.filter(
+  (k) => k.subschemas?.applies === "in-place" && k.subschemas.shape === "list",
+).map((k) => k.name);
 /** `anyOf`, `oneOf`: alternatives a value may set aside. */
 const SELECTABLE_KEYWORDS = KEYWORDS.filter(
   (k) => k.subschemas?.applies === "alternatives" && k.selectable === true,
