@@ -314,6 +314,33 @@ function probeSignature(keys: readonly string[], probe: ObjectProbe): string {
   return out;
 }
 
+/** What one call has answered about one node (answers are never undefined). */
+interface CallAnswers {
+  whole?: unknown;
+  fraction?: unknown;
+  objectInfo?: unknown;
+  arrayInfo?: unknown;
+  /** The scope without value-dependent branches, made once per call. */
+  staticScope?: ObjectScope;
+  selections?: Map<string, unknown>;
+  /** By view key, then by member key (UNNAMED: the answer every unnamed key shares). */
+  members?: Map<string, Map<string | typeof UNNAMED, unknown>>;
+  elements?: Map<number, unknown>;
+}
+
+/** The member key every key no `properties` names stands for. */
+const UNNAMED: unique symbol = Symbol("unnamed");
+
+/** The map under `key` in `outer`, made on first use. */
+function inner<K, L, V>(outer: Map<K, Map<L, V>>, key: K): Map<L, V> {
+  let m = outer.get(key);
+  if (m === undefined) {
+    m = new Map();
+    outer.set(key, m);
+  }
+  return m;
+}
+
 /** Marks a question whose answer did not fit the call's budget. */
 const TOO_COMPLEX: unique symbol = Symbol("too complex");
 
@@ -338,8 +365,8 @@ function engineKey(engine: PatternEngine | undefined): string {
 export class SchemaReader {
   private remaining = CALL_BUDGET;
   private spent = 0;
-  /** This call's answers, per node and question. */
-  private readonly answers = new Map<NodeBase, Map<string, unknown>>();
+  /** This call's answers, per node. */
+  private readonly answered = new Map<NodeBase, CallAnswers>();
   /** This call's composites past the document's intern table. */
   private readonly interned = new Map<string, unknown>();
   private readonly patterns: PatternEngine | undefined;
@@ -382,34 +409,60 @@ export class SchemaReader {
     question: string,
     compute: (work: Work) => T,
   ): T | typeof TOO_COMPLEX {
-    let mine = this.answers.get(node);
-    if (mine === undefined) {
-      mine = new Map();
-      this.answers.set(node, mine);
-    }
-    if (mine.has(question)) {
-      return this.afford(1) ? (mine.get(question) as T | typeof TOO_COMPLEX) : TOO_COMPLEX;
-    }
     const shared = node.answers?.get(question) as Costed<T> | undefined;
-    let answer: T | typeof TOO_COMPLEX;
-    if (shared !== undefined) {
-      answer = this.afford(shared.cost) ? shared.value : TOO_COMPLEX;
-    } else {
-      const work = new Work(this.remaining, this.patterns, this.interned);
-      try {
-        answer = compute(work);
-        this.spend(work.units);
-        node.answers ??= new Map();
-        if (node.answers.size < MAX_ANSWERS) {
-          node.answers.set(question, { value: answer, cost: work.units });
-        }
-      } catch (e) {
-        if (!isWorkExceeded(e)) throw e;
-        this.spend(this.remaining);
-        answer = TOO_COMPLEX;
-      }
+    if (shared !== undefined) return this.afford(shared.cost) ? shared.value : TOO_COMPLEX;
+    const work = new Work(this.remaining, this.patterns, this.interned);
+    try {
+      const answer = compute(work);
+      this.spend(work.units);
+      node.answers ??= new Map();
+      if (node.answers.size < MAX_ANSWERS)
+        node.answers.set(question, { value: answer, cost: work.units });
+      return answer;
+    } catch (e) {
+      if (!isWorkExceeded(e)) throw e;
+      this.spend(this.remaining);
+      return TOO_COMPLEX;
     }
-    mine.set(question, answer);
+  }
+
+  /** What this call has answered about `node`. */
+  private answersOf(node: NodeBase): CallAnswers {
+    let a = this.answered.get(node);
+    if (a === undefined) {
+      a = {};
+      this.answered.set(node, a);
+    }
+    return a;
+  }
+
+  /** This call's answer in `slot` of `node`'s answers (one unit), else `ask`'s, remembered there. */
+  private recallSlot<T>(
+    node: NodeBase,
+    slot: "whole" | "fraction" | "objectInfo" | "arrayInfo",
+    question: string,
+    compute: (work: Work) => T,
+  ): T | typeof TOO_COMPLEX {
+    const mine = this.answersOf(node);
+    const known = mine[slot] as T | typeof TOO_COMPLEX | undefined;
+    if (known !== undefined) return this.afford(1) ? known : TOO_COMPLEX;
+    const answer = this.ask(node, question, compute);
+    mine[slot] = answer;
+    return answer;
+  }
+
+  /** This call's answer under `key` in `mine` (one unit), else `ask`'s, remembered there. */
+  private recall<K, T>(
+    mine: Map<K, unknown>,
+    key: K,
+    node: NodeBase,
+    question: () => string,
+    compute: (work: Work) => T,
+  ): T | typeof TOO_COMPLEX {
+    const known = mine.get(key) as T | typeof TOO_COMPLEX | undefined;
+    if (known !== undefined) return this.afford(1) ? known : TOO_COMPLEX;
+    const answer = this.ask(node, question(), compute);
+    mine.set(key, answer);
     return answer;
   }
 
@@ -422,10 +475,15 @@ export class SchemaReader {
     }
     this.grant();
     const whole = Number.isInteger(value);
-    const m = this.ask(node, whole ? "w" : "f", (work): Memo<Reading> => {
-      const r = run(work, new ReadOp(whole), node);
-      return { value: r === DROPPED ? R_UNKNOWN : r, notes: work.notes };
-    });
+    const m = this.recallSlot(
+      node,
+      whole ? "whole" : "fraction",
+      whole ? "w" : "f",
+      (work): Memo<Reading> => {
+        const r = run(work, new ReadOp(whole), node);
+        return { value: r === DROPPED ? R_UNKNOWN : r, notes: work.notes };
+      },
+    );
     if (m === TOO_COMPLEX) {
       note("schema-too-complex");
       return "unknown";
@@ -442,19 +500,29 @@ export class SchemaReader {
       return EMPTY_OBJECT_SCOPE;
     }
     this.grant();
-    const info = this.ask(node, "o", (work) => computeObjectInfo(node, work));
+    const info = this.recallSlot(node, "objectInfo", "o", (work) => computeObjectInfo(node, work));
     if (info === TOO_COMPLEX) {
       note("schema-too-complex");
       return EMPTY_OBJECT_SCOPE;
     }
     if (info.notes !== 0) emitNotes(info.notes, note);
-    if (info.dynamic.length === 0) return new MemberScope(this, node, info.named, "", undefined);
+    if (info.dynamic.length === 0) {
+      const mine = this.answersOf(node);
+      mine.staticScope ??= new MemberScope(this, node, info.named, "", undefined);
+      return mine.staticScope;
+    }
     if (!this.afford(info.keys.length)) {
       note("schema-too-complex");
       return EMPTY_OBJECT_SCOPE;
     }
     const signature = probeSignature(info.keys, probe);
-    const selection = this.ask(node, `s${signature}`, (work) => selectBranches(info, probe, work));
+    const selection = this.recall(
+      (this.answersOf(node).selections ??= new Map()),
+      signature,
+      node,
+      () => `s${signature}`,
+      (work) => selectBranches(info, probe, work),
+    );
     if (selection === TOO_COMPLEX) {
       note("schema-too-complex");
       return EMPTY_OBJECT_SCOPE;
@@ -477,20 +545,25 @@ export class SchemaReader {
     const doc = node.doc!;
     this.grant();
     const shared = named !== undefined && !named.has(key);
-    const question = shared ? `u${viewKey}` : `${this.memberPrefix}${viewKey}|${key}`;
-    const r = this.ask(node, question, (work) => {
-      try {
-        const c = run(
-          work,
-          new ObjectChildOp(doc, key, view ?? null, new ObjectPredicateOp()),
-          node,
-        );
-        return c === DROPPED || c === CUT_NODE ? UNKNOWN_NODE_IMPL : c;
-      } catch (e) {
-        if (e === PATTERN_UNDECIDED) return UNDECIDED_NODE;
-        throw e;
-      }
-    });
+    const r = this.recall(
+      inner((this.answersOf(node).members ??= new Map()), viewKey),
+      shared ? UNNAMED : key,
+      node,
+      () => (shared ? `u${viewKey}` : `${this.memberPrefix}${viewKey}|${key}`),
+      (work) => {
+        try {
+          const c = run(
+            work,
+            new ObjectChildOp(doc, key, view ?? null, new ObjectPredicateOp()),
+            node,
+          );
+          return c === DROPPED || c === CUT_NODE ? UNKNOWN_NODE_IMPL : c;
+        } catch (e) {
+          if (e === PATTERN_UNDECIDED) return UNDECIDED_NODE;
+          throw e;
+        }
+      },
+    );
     return r === TOO_COMPLEX ? TOO_COMPLEX_NODE : r;
   }
 
@@ -502,7 +575,7 @@ export class SchemaReader {
       return EMPTY_ARRAY_SCOPE;
     }
     this.grant();
-    const info = this.ask(node, "a", (work) => computeArrayInfo(node, work));
+    const info = this.recallSlot(node, "arrayInfo", "a", (work) => computeArrayInfo(node, work));
     if (info === TOO_COMPLEX) {
       note("schema-too-complex");
       return EMPTY_ARRAY_SCOPE;
@@ -515,10 +588,16 @@ export class SchemaReader {
   element(node: NodeBase, index: number): SchemaNode {
     const doc = node.doc!;
     this.grant();
-    const r = this.ask(node, `i${index}`, (work) => {
-      const c = run(work, new ArrayChildOp(doc, index, new ArrayAdmitsOp()), node);
-      return c === DROPPED || c === CUT_NODE ? UNKNOWN_NODE_IMPL : c;
-    });
+    const r = this.recall(
+      (this.answersOf(node).elements ??= new Map()),
+      index,
+      node,
+      () => `i${index}`,
+      (work) => {
+        const c = run(work, new ArrayChildOp(doc, index, new ArrayAdmitsOp()), node);
+        return c === DROPPED || c === CUT_NODE ? UNKNOWN_NODE_IMPL : c;
+      },
+    );
     return r === TOO_COMPLEX ? TOO_COMPLEX_NODE : r;
   }
 }
