@@ -27,6 +27,7 @@ import {
   conjunctsOf,
   type Disjunction,
   disjunctionsOf,
+  type Expansion,
   expansion,
   K_COMPLEX,
   K_FALSE,
@@ -195,11 +196,16 @@ function predicateSize(p: Predicate): number {
   return typeof p === "boolean" ? 1 : p.size;
 }
 
-function computeObjectInfo(node: NodeBase, work: Work): ObjectInfo {
-  const objectPredicates = new ObjectPredicateOp();
-  let notes = 0;
-  const dynamic: DynamicDisjunction[] = [];
-  const keys = new Set<string>();
+/**
+ * Visits `node` and, through each disjunction met (once each), the branches
+ * `branchesOf` gives, each node once: one unit per node, plus its expansion.
+ */
+function traverse(
+  node: NodeBase,
+  work: Work,
+  onNode: (expanded: Expansion) => void,
+  branchesOf: (d: Disjunction) => readonly NodeBase[],
+): void {
   const seen = new Set<NodeBase>();
   const seenDisjunctions = new Set<Disjunction>();
   const todo: NodeBase[] = [node];
@@ -209,30 +215,45 @@ function computeObjectInfo(node: NodeBase, work: Work): ObjectInfo {
     seen.add(n);
     work.charge();
     const expanded = expansion(n, work);
-    notes |= expanded.notes;
+    onNode(expanded);
     for (const d of expanded.disjunctions) {
       if (seenDisjunctions.has(d)) continue;
       seenDisjunctions.add(d);
-      const kept = keptForObject(d, work, objectPredicates);
-      if (d.selectable) {
-        const predicates = branchPredicatesOf(d, work, objectPredicates);
-        if (predicates.some((p) => typeof p !== "boolean")) {
-          const count = d.branches.length;
-          const keptSet = new Set(kept);
-          for (const p of predicates) predicateKeys(p, keys);
-          work.charge(count);
-          dynamic.push({
-            disjunction: d,
-            predicates,
-            index: indexBranches(predicates),
-            staticKey: indexKey(count, (i) => keptSet.has(d.branches[i]!)),
-            allKey: indexKey(count, () => true),
-          });
-        }
-      }
-      for (const b of kept) todo.push(b);
+      for (const b of branchesOf(d)) todo.push(b);
     }
   }
+}
+
+function computeObjectInfo(node: NodeBase, work: Work): ObjectInfo {
+  const objectPredicates = new ObjectPredicateOp();
+  let notes = 0;
+  const dynamic: DynamicDisjunction[] = [];
+  const keys = new Set<string>();
+  traverse(
+    node,
+    work,
+    (expanded) => {
+      notes |= expanded.notes;
+    },
+    (d) => {
+      const kept = keptForObject(d, work, objectPredicates);
+      if (!d.selectable) return kept;
+      const predicates = branchPredicatesOf(d, work, objectPredicates);
+      if (predicates.every((p) => typeof p === "boolean")) return kept;
+      const count = d.branches.length;
+      const keptSet = new Set(kept);
+      for (const p of predicates) predicateKeys(p, keys);
+      work.charge(count);
+      dynamic.push({
+        disjunction: d,
+        predicates,
+        index: indexBranches(predicates),
+        staticKey: indexKey(count, (i) => keptSet.has(d.branches[i]!)),
+        allKey: indexKey(count, () => true),
+      });
+      return kept;
+    },
+  );
   return {
     notes: notes | work.notes,
     dynamic,
@@ -241,58 +262,48 @@ function computeObjectInfo(node: NodeBase, work: Work): ObjectInfo {
   };
 }
 
-/** See ObjectInfo.named. */
+/** See ObjectInfo.named: through every branch, kept or not; undefined as soon as a pattern shows up. */
 function namedMembers(node: NodeBase, work: Work): ReadonlySet<string> | undefined {
   const named = new Set<string>();
-  const seen = new Set<NodeBase>();
   const seenObjects = new Set<SchemaObjectNode>();
-  const todo: NodeBase[] = [node];
-  while (todo.length > 0) {
-    const n = todo.pop()!;
-    if (seen.has(n)) continue;
-    seen.add(n);
-    work.charge();
-    const expanded = expansion(n, work);
-    for (const s of expanded.schemaObjects) {
-      if (seenObjects.has(s)) continue;
-      seenObjects.add(s);
-      const k = objectKeywordsOf(s);
-      if (k.patterns.length > 0) return undefined;
-      if (k.properties !== undefined) {
-        const names = Object.keys(k.properties);
-        work.charge(names.length);
-        for (const name of names) named.add(name);
+  let patterned = false;
+  traverse(
+    node,
+    work,
+    (expanded) => {
+      for (const s of expanded.schemaObjects) {
+        if (patterned || seenObjects.has(s)) continue;
+        seenObjects.add(s);
+        const k = objectKeywordsOf(s);
+        if (k.patterns.length > 0) patterned = true;
+        else if (k.properties !== undefined) {
+          const names = Object.keys(k.properties);
+          work.charge(names.length);
+          for (const name of names) named.add(name);
+        }
       }
-    }
-    for (const d of expanded.disjunctions) for (const b of d.branches) todo.push(b);
-  }
-  return named;
+    },
+    (d) => (patterned ? [] : d.branches),
+  );
+  return patterned ? undefined : named;
 }
 
 function computeArrayInfo(node: NodeBase, work: Work): ArrayInfo {
   const arrayAdmits = new ArrayAdmitsOp();
   let notes = 0;
   let tail = 0;
-  const seen = new Set<NodeBase>();
-  const seenDisjunctions = new Set<Disjunction>();
-  const todo: NodeBase[] = [node];
-  while (todo.length > 0) {
-    const n = todo.pop()!;
-    if (seen.has(n)) continue;
-    seen.add(n);
-    work.charge();
-    const expanded = expansion(n, work);
-    notes |= expanded.notes;
-    for (const s of expanded.schemaObjects) {
-      const prefix = arrayKeywordsOf(s).prefix;
-      if (prefix !== undefined && prefix.length > tail) tail = prefix.length;
-    }
-    for (const d of expanded.disjunctions) {
-      if (seenDisjunctions.has(d)) continue;
-      seenDisjunctions.add(d);
-      for (const b of keptForArray(d, work, arrayAdmits)) todo.push(b);
-    }
-  }
+  traverse(
+    node,
+    work,
+    (expanded) => {
+      notes |= expanded.notes;
+      for (const s of expanded.schemaObjects) {
+        const prefix = arrayKeywordsOf(s).prefix;
+        if (prefix !== undefined && prefix.length > tail) tail = prefix.length;
+      }
+    },
+    (d) => keptForArray(d, work, arrayAdmits),
+  );
   return { notes: notes | work.notes, tail };
 }
 
@@ -492,20 +503,38 @@ export class SchemaReader {
     return PUBLIC_READING[m.value]!;
   }
 
-  /** The scope of an object value at `node`; `probe` lets branch filtering look at its members. */
-  objectScope(node: SchemaNode, probe: ObjectProbe, note: NoteSink): ObjectScope {
-    if (!(node instanceof NodeBase) || node.isUnknown) return EMPTY_OBJECT_SCOPE;
+  /**
+   * What an object or array value at `node` needs (its notes emitted);
+   * undefined when nothing is known below it.
+   */
+  private containerInfo<T extends { readonly notes: number }>(
+    node: SchemaNode,
+    note: NoteSink,
+    slot: "objectInfo" | "arrayInfo",
+    compute: (node: NodeBase, work: Work) => T,
+  ): { node: NodeBase; info: T } | undefined {
+    if (!(node instanceof NodeBase) || node.isUnknown) return undefined;
     if (node.kind === K_COMPLEX || node.kind === K_UNDECIDED || node.doc === null) {
       emitNotes(node.kind === K_UNDECIDED ? NOTE_PATTERN : NOTE_COMPLEX, note);
-      return EMPTY_OBJECT_SCOPE;
+      return undefined;
     }
     this.grant();
-    const info = this.recallSlot(node, "objectInfo", "o", (work) => computeObjectInfo(node, work));
+    const info = this.recallSlot(node, slot, slot === "objectInfo" ? "o" : "a", (work) =>
+      compute(node, work),
+    );
     if (info === TOO_COMPLEX) {
       note("schema-too-complex");
-      return EMPTY_OBJECT_SCOPE;
+      return undefined;
     }
     if (info.notes !== 0) emitNotes(info.notes, note);
+    return { node, info };
+  }
+
+  /** The scope of an object value at `node`; `probe` lets branch filtering look at its members. */
+  objectScope(at: SchemaNode, probe: ObjectProbe, note: NoteSink): ObjectScope {
+    const found = this.containerInfo(at, note, "objectInfo", computeObjectInfo);
+    if (found === undefined) return EMPTY_OBJECT_SCOPE;
+    const { node, info } = found;
     if (info.dynamic.length === 0) {
       const mine = this.answersOf(node);
       mine.staticScope ??= new MemberScope(this, node, info.named, "", undefined);
@@ -568,20 +597,11 @@ export class SchemaReader {
   }
 
   /** The scope of an array value at `node` (element nodes do not depend on the array's content). */
-  arrayScope(node: SchemaNode, _length: number, note: NoteSink): ArrayScope {
-    if (!(node instanceof NodeBase) || node.isUnknown) return EMPTY_ARRAY_SCOPE;
-    if (node.kind === K_COMPLEX || node.kind === K_UNDECIDED || node.doc === null) {
-      emitNotes(node.kind === K_UNDECIDED ? NOTE_PATTERN : NOTE_COMPLEX, note);
-      return EMPTY_ARRAY_SCOPE;
-    }
-    this.grant();
-    const info = this.recallSlot(node, "arrayInfo", "a", (work) => computeArrayInfo(node, work));
-    if (info === TOO_COMPLEX) {
-      note("schema-too-complex");
-      return EMPTY_ARRAY_SCOPE;
-    }
-    if (info.notes !== 0) emitNotes(info.notes, note);
-    return new ElementScope(this, node, info.tail);
+  arrayScope(at: SchemaNode, _length: number, note: NoteSink): ArrayScope {
+    const found = this.containerInfo(at, note, "arrayInfo", computeArrayInfo);
+    return found === undefined
+      ? EMPTY_ARRAY_SCOPE
+      : new ElementScope(this, found.node, found.info.tail);
   }
 
   /** The node of element `index` of an array at `node`. */
