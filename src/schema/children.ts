@@ -6,6 +6,7 @@
 // conjunction of the children; the child of a disjunction is the disjunction of
 // the kept branches' children (a branch that says nothing of the key
 // contributes "unknown").
+import type { JsonSchemaObject } from "../json-schema.js";
 import { compilePattern, isPatternRefusal } from "../patterns/engine.js";
 import {
   type ArrayAdmitsOp,
@@ -13,8 +14,8 @@ import {
   keptForObject,
   type ObjectPredicateOp,
 } from "./branch-filter.js";
+import { isRecord, ownKeyword } from "./keywords.js";
 import {
-  arrayKeywordsOf,
   type Disjunction,
   type Doc,
   expansion,
@@ -23,10 +24,84 @@ import {
   makeAll,
   makeAny,
   NodeBase,
-  objectKeywordsOf,
   type SchemaObjectNode,
 } from "./nodes.js";
 import { DROPPED, Op, PATTERN_UNDECIDED, run, type Work } from "./work.js";
+
+/** `properties`, `patternProperties`, `additionalProperties`, `unevaluatedProperties` of one schema object. */
+export interface ObjectKeywords {
+  readonly properties: JsonSchemaObject | undefined;
+  /** `patternProperties`: each pattern's source and its subschema's node (compiled only when a key needs it). */
+  readonly patterns: readonly { readonly source: string; readonly node: NodeBase }[];
+  readonly additional: NodeBase | undefined;
+  readonly unevaluated: NodeBase | undefined;
+}
+
+/** The array keywords of one schema object. */
+export interface ArrayKeywords {
+  /** `prefixItems` (2020-12) or `items` as an array (draft-07). */
+  readonly prefix: readonly (NodeBase | undefined)[] | undefined;
+  /** `items` after `prefixItems`, `additionalItems` after an `items` array, or `items` alone. */
+  readonly rest: NodeBase | undefined;
+  readonly unevaluated: NodeBase | undefined;
+}
+
+// Read once per schema object, outside any call's budget (their size is the schema's).
+const objectKeywordsMemo = new WeakMap<SchemaObjectNode, ObjectKeywords>();
+const arrayKeywordsMemo = new WeakMap<SchemaObjectNode, ArrayKeywords>();
+
+/** The object keywords of one schema object (memoized); patterns are compiled when a key is tested. */
+export function objectKeywordsOf(s: SchemaObjectNode): ObjectKeywords {
+  const known = objectKeywordsMemo.get(s);
+  if (known !== undefined) return known;
+  const doc = s.doc!;
+  const props = ownKeyword(s.raw, "properties");
+  const patterns: { source: string; node: NodeBase }[] = [];
+  const pp = ownKeyword(s.raw, "patternProperties");
+  if (isRecord(pp)) {
+    for (const source of Object.keys(pp)) {
+      const node = doc.nodeFor(pp[source], s.base);
+      if (node !== undefined) patterns.push({ source, node });
+    }
+  }
+  const found: ObjectKeywords = {
+    properties: isRecord(props) ? props : undefined,
+    patterns,
+    additional: doc.nodeFor(ownKeyword(s.raw, "additionalProperties"), s.base),
+    unevaluated: doc.nodeFor(ownKeyword(s.raw, "unevaluatedProperties"), s.base),
+  };
+  objectKeywordsMemo.set(s, found);
+  return found;
+}
+
+/** The array keywords of one schema object (memoized). */
+export function arrayKeywordsOf(s: SchemaObjectNode): ArrayKeywords {
+  const known = arrayKeywordsMemo.get(s);
+  if (known !== undefined) return known;
+  const doc = s.doc!;
+  const list = (v: unknown) =>
+    Array.isArray(v) ? v.map((x) => doc.nodeFor(x, s.base)) : undefined;
+  const prefixItems = list(ownKeyword(s.raw, "prefixItems"));
+  const items = ownKeyword(s.raw, "items");
+  let prefix: (NodeBase | undefined)[] | undefined;
+  let rest: NodeBase | undefined;
+  if (prefixItems !== undefined) {
+    prefix = prefixItems;
+    rest = doc.nodeFor(items, s.base);
+  } else if (Array.isArray(items)) {
+    prefix = list(items);
+    rest = doc.nodeFor(ownKeyword(s.raw, "additionalItems"), s.base);
+  } else {
+    rest = doc.nodeFor(items, s.base);
+  }
+  const found: ArrayKeywords = {
+    prefix,
+    rest,
+    unevaluated: doc.nodeFor(ownKeyword(s.raw, "unevaluatedItems"), s.base),
+  };
+  arrayKeywordsMemo.set(s, found);
+  return found;
+}
 
 /** Marks a child that is nothing but a cut recursion; reads as unknown outside. */
 export const CUT_NODE = new NodeBase(K_UNKNOWN, true, null);

@@ -80,30 +80,10 @@ export const UNDECIDED_NODE = new NodeBase(K_UNDECIDED, false, null);
 /** Marks a `$ref` that did not resolve. */
 export const UNRESOLVED: unique symbol = Symbol("unresolved");
 
-/** `properties`, `patternProperties`, `additionalProperties`, `unevaluatedProperties` of one schema object. */
-export interface ObjectKeywords {
-  readonly properties: JsonSchemaObject | undefined;
-  /** `patternProperties`: each pattern's source and its subschema's node (compiled only when a key needs it). */
-  readonly patterns: readonly { readonly source: string; readonly node: NodeBase }[];
-  readonly additional: NodeBase | undefined;
-  readonly unevaluated: NodeBase | undefined;
-}
-
-/** The array keywords of one schema object. */
-export interface ArrayKeywords {
-  /** `prefixItems` (2020-12) or `items` as an array (draft-07). */
-  readonly prefix: readonly (NodeBase | undefined)[] | undefined;
-  /** `items` after `prefixItems`, `additionalItems` after an `items` array, or `items` alone. */
-  readonly rest: NodeBase | undefined;
-  readonly unevaluated: NodeBase | undefined;
-}
-
 /** One schema object, read in the context of its base URI. */
 export class SchemaObjectNode extends NodeBase {
   ownConjuncts: readonly (NodeBase | typeof UNRESOLVED)[] | undefined = undefined;
   ownDisjunctions: readonly Disjunction[] | undefined = undefined;
-  objectKeywords: ObjectKeywords | undefined = undefined;
-  arrayKeywords: ArrayKeywords | undefined = undefined;
   /** What its own `const`/`enum` require of a member's value (see ./branch-filter.ts); no budget involved. */
   ownValuePredicate: unknown = undefined;
   /** Visit mark of the closure walk. */
@@ -381,55 +361,6 @@ function discriminatorOf(raw: JsonSchemaObject): Discriminator | undefined {
     }
   }
   return { propertyName, mapping };
-}
-
-/** The object keywords of one schema object (memoized); patterns are compiled when a key is tested. */
-export function objectKeywordsOf(s: SchemaObjectNode): ObjectKeywords {
-  if (s.objectKeywords !== undefined) return s.objectKeywords;
-  const doc = s.doc!;
-  const props = ownKeyword(s.raw, "properties");
-  const patterns: { source: string; node: NodeBase }[] = [];
-  const pp = ownKeyword(s.raw, "patternProperties");
-  if (isRecord(pp)) {
-    for (const source of Object.keys(pp)) {
-      const node = doc.nodeFor(pp[source], s.base);
-      if (node !== undefined) patterns.push({ source, node });
-    }
-  }
-  s.objectKeywords = {
-    properties: isRecord(props) ? props : undefined,
-    patterns,
-    additional: doc.nodeFor(ownKeyword(s.raw, "additionalProperties"), s.base),
-    unevaluated: doc.nodeFor(ownKeyword(s.raw, "unevaluatedProperties"), s.base),
-  };
-  return s.objectKeywords;
-}
-
-/** The array keywords of one schema object (memoized). */
-export function arrayKeywordsOf(s: SchemaObjectNode): ArrayKeywords {
-  if (s.arrayKeywords !== undefined) return s.arrayKeywords;
-  const doc = s.doc!;
-  const list = (v: unknown) =>
-    Array.isArray(v) ? v.map((x) => doc.nodeFor(x, s.base)) : undefined;
-  const prefixItems = list(ownKeyword(s.raw, "prefixItems"));
-  const items = ownKeyword(s.raw, "items");
-  let prefix: (NodeBase | undefined)[] | undefined;
-  let rest: NodeBase | undefined;
-  if (prefixItems !== undefined) {
-    prefix = prefixItems;
-    rest = doc.nodeFor(items, s.base);
-  } else if (Array.isArray(items)) {
-    prefix = list(items);
-    rest = doc.nodeFor(ownKeyword(s.raw, "additionalItems"), s.base);
-  } else {
-    rest = doc.nodeFor(items, s.base);
-  }
-  s.arrayKeywords = {
-    prefix,
-    rest,
-    unevaluated: doc.nodeFor(ownKeyword(s.raw, "unevaluatedItems"), s.base),
-  };
-  return s.arrayKeywords;
 }
 
 /**

@@ -20,9 +20,15 @@ import {
   keptForObject,
   ObjectPredicateOp,
 } from "./branch-filter.js";
-import { ArrayChildOp, CUT_NODE, ObjectChildOp, type View } from "./children.js";
 import {
+  ArrayChildOp,
   arrayKeywordsOf,
+  CUT_NODE,
+  ObjectChildOp,
+  objectKeywordsOf,
+  type View,
+} from "./children.js";
+import {
   type Costed,
   conjunctsOf,
   type Disjunction,
@@ -35,7 +41,6 @@ import {
   K_UNKNOWN,
   MAX_ANSWERS,
   NodeBase,
-  objectKeywordsOf,
   SchemaObjectNode,
   TOO_COMPLEX_NODE,
   UNDECIDED_NODE,
