@@ -13,57 +13,26 @@
 // does: outputs never depend on earlier calls. A question that does not fit
 // what is left reads as too complex, and the whole budget is spent.
 import type { PatternEngine } from "../patterns/engine.js";
-import {
-  ArrayAdmitsOp,
-  branchPredicatesOf,
-  keptForArray,
-  keptForObject,
-  ObjectPredicateOp,
-} from "./branch-filter.js";
-import {
-  ArrayChildOp,
-  arrayKeywordsOf,
-  CUT_NODE,
-  ObjectChildOp,
-  objectKeywordsOf,
-  type View,
-} from "./children.js";
+import { ArrayAdmitsOp, ObjectPredicateOp } from "./branch-filter.js";
+import { ArrayChildOp, CUT_NODE, ObjectChildOp, type View } from "./children.js";
 import {
   type Costed,
-  conjunctsOf,
-  type Disjunction,
-  disjunctionsOf,
-  type Expansion,
-  expansion,
   K_COMPLEX,
-  K_FALSE,
   K_UNDECIDED,
-  K_UNKNOWN,
   MAX_ANSWERS,
   NodeBase,
-  SchemaObjectNode,
   TOO_COMPLEX_NODE,
   UNDECIDED_NODE,
   UNKNOWN_NODE_IMPL,
 } from "./nodes.js";
+import { PUBLIC_READING, R_UNKNOWN, type Reading } from "./number-reading.js";
 import {
-  conjunction,
-  disjunction,
-  PUBLIC_READING,
-  R_DROP,
-  R_NONE,
-  R_UNKNOWN,
-  type Reading,
-  readingBit,
-} from "./number-reading.js";
-import {
-  type BranchIndex,
-  candidateBranches,
-  evalObject,
-  indexBranches,
-  type Predicate,
-  predicateKeys,
-} from "./predicates.js";
+  computeArrayInfo,
+  computeObjectInfo,
+  probeSignature,
+  selectBranches,
+} from "./object-info.js";
+import { ReadOp } from "./readings.js";
 import type {
   ArrayScope,
   NoteSink,
@@ -72,7 +41,6 @@ import type {
   ObjectScope,
   SchemaNode,
 } from "./types.js";
-import { ownReading } from "./vocabulary.js";
 import {
   DROPPED,
   isWorkExceeded,
@@ -80,7 +48,6 @@ import {
   NOTE_COMPLEX,
   NOTE_PATTERN,
   NOTE_UNRESOLVED,
-  Op,
   PATTERN_UNDECIDED,
   run,
   Work,
@@ -107,228 +74,8 @@ function emitNotes(bits: number, note: NoteSink): void {
   if ((bits & NOTE_PATTERN) !== 0) note("schema-pattern-unevaluated");
 }
 
-/** Op: the number reading of a node, for a whole or a non-whole value. */
-class ReadOp extends Op<NodeBase, Reading> {
-  constructor(private readonly whole: boolean) {
-    super();
-  }
-  /** The reading of a leaf branch, memoized like any other. */
-  leaf(n: SchemaObjectNode, work: Work): Reading {
-    const m = this.memo.get(n);
-    if (m !== undefined) return m.value;
-    work.charge();
-    const r = ownReading(n.raw, this.whole);
-    const v = r === R_DROP ? R_UNKNOWN : r;
-    this.memo.set(n, { value: v, notes: 0 });
-    return v;
-  }
-  compute(n: NodeBase, work: Work): Reading {
-    if (n.kind === K_UNKNOWN) return R_UNKNOWN;
-    if (n.kind === K_FALSE) return R_NONE;
-    const expanded = expansion(n, work);
-    work.notes |= expanded.notes;
-    let r: Reading = expanded.hasFalse ? R_NONE : R_DROP;
-    if ((expanded.notes & NOTE_UNRESOLVED) !== 0) r = conjunction(r, R_UNKNOWN);
-    for (const s of expanded.schemaObjects) r = conjunction(r, ownReading(s.raw, this.whole));
-    let cut = false;
-    for (const d of expanded.disjunctions) {
-      let mask = 0;
-      for (const b of d.branches) {
-        const x = isLeaf(b) ? this.leaf(b, work) : run(work, this, b);
-        if (x !== DROPPED) mask |= readingBit(x);
-      }
-      const x = disjunction(mask, this.whole);
-      if (x === R_DROP) cut = true;
-      r = conjunction(r, x);
-    }
-    // Nothing said about numbers: unknown, unless all that was there is a cut
-    // recursion, which contributes nothing.
-    return r === R_DROP && !cut ? R_UNKNOWN : r;
-  }
-}
-
-/** A schema object without in-place applicators: its reading is its own keywords' (no recursion possible). */
-function isLeaf(n: NodeBase): n is SchemaObjectNode {
-  return (
-    n instanceof SchemaObjectNode && conjunctsOf(n).length === 0 && disjunctionsOf(n).length === 0
-  );
-}
-
 const EMPTY_OBJECT_SCOPE: ObjectScope = { child: () => UNKNOWN_NODE_IMPL };
 const EMPTY_ARRAY_SCOPE: ArrayScope = { child: () => UNKNOWN_NODE_IMPL };
-
-/** A disjunction whose kept branches depend on the object's content. */
-interface DynamicDisjunction {
-  readonly disjunction: Disjunction;
-  readonly predicates: readonly Predicate[];
-  /** Branches by a discriminating member's value, when there is one. */
-  readonly index: BranchIndex | undefined;
-  /** Kept branch indices without looking at the content ("0,2,"). */
-  readonly staticKey: string;
-  readonly allKey: string;
-}
-
-/** What objectScope needs of a node. */
-interface ObjectInfo {
-  readonly notes: number;
-  readonly dynamic: readonly DynamicDisjunction[];
-  /** The member keys the dynamic predicates look at, in a fixed order. */
-  readonly keys: readonly string[];
-  /**
-   * Every member name a schema object in place here declares in `properties`
-   * (through every branch, kept or not), or undefined when some has
-   * `patternProperties`. A key outside it is evaluated by no `properties` and
-   * no pattern, so its node is the same as any other such key's: one
-   * question answers them all.
-   */
-  readonly named: ReadonlySet<string> | undefined;
-}
-
-/** What arrayScope needs of a node. */
-interface ArrayInfo {
-  readonly notes: number;
-  /** From this index on, every element has the same node. */
-  readonly tail: number;
-}
-
-function indexKey(n: number, keep: (i: number) => boolean): string {
-  let k = "";
-  for (let i = 0; i < n; i++) if (keep(i)) k += `${i},`;
-  return k;
-}
-
-function predicateSize(p: Predicate): number {
-  return typeof p === "boolean" ? 1 : p.size;
-}
-
-/**
- * Visits `node` and, through each disjunction met (once each), the branches
- * `branchesOf` gives, each node once: one unit per node, plus its expansion.
- */
-function traverse(
-  node: NodeBase,
-  work: Work,
-  onNode: (expanded: Expansion) => void,
-  branchesOf: (d: Disjunction) => readonly NodeBase[],
-): void {
-  const seen = new Set<NodeBase>();
-  const seenDisjunctions = new Set<Disjunction>();
-  const todo: NodeBase[] = [node];
-  while (todo.length > 0) {
-    const n = todo.pop()!;
-    if (seen.has(n)) continue;
-    seen.add(n);
-    work.charge();
-    const expanded = expansion(n, work);
-    onNode(expanded);
-    for (const d of expanded.disjunctions) {
-      if (seenDisjunctions.has(d)) continue;
-      seenDisjunctions.add(d);
-      for (const b of branchesOf(d)) todo.push(b);
-    }
-  }
-}
-
-function computeObjectInfo(node: NodeBase, work: Work): ObjectInfo {
-  const objectPredicates = new ObjectPredicateOp();
-  let notes = 0;
-  const dynamic: DynamicDisjunction[] = [];
-  const keys = new Set<string>();
-  traverse(
-    node,
-    work,
-    (expanded) => {
-      notes |= expanded.notes;
-    },
-    (d) => {
-      const kept = keptForObject(d, work, objectPredicates);
-      if (!d.selectable) return kept;
-      const predicates = branchPredicatesOf(d, work, objectPredicates);
-      if (predicates.every((p) => typeof p === "boolean")) return kept;
-      const count = d.branches.length;
-      const keptSet = new Set(kept);
-      for (const p of predicates) predicateKeys(p, keys);
-      work.charge(count);
-      dynamic.push({
-        disjunction: d,
-        predicates,
-        index: indexBranches(predicates),
-        staticKey: indexKey(count, (i) => keptSet.has(d.branches[i]!)),
-        allKey: indexKey(count, () => true),
-      });
-      return kept;
-    },
-  );
-  return {
-    notes: notes | work.notes,
-    dynamic,
-    keys: [...keys],
-    named: namedMembers(node, work),
-  };
-}
-
-/** See ObjectInfo.named: through every branch, kept or not; undefined as soon as a pattern shows up. */
-function namedMembers(node: NodeBase, work: Work): ReadonlySet<string> | undefined {
-  const named = new Set<string>();
-  const seenObjects = new Set<SchemaObjectNode>();
-  let patterned = false;
-  traverse(
-    node,
-    work,
-    (expanded) => {
-      for (const s of expanded.schemaObjects) {
-        if (patterned || seenObjects.has(s)) continue;
-        seenObjects.add(s);
-        const k = objectKeywordsOf(s);
-        if (k.patterns.length > 0) patterned = true;
-        else if (k.properties !== undefined) {
-          const names = Object.keys(k.properties);
-          work.charge(names.length);
-          for (const name of names) named.add(name);
-        }
-      }
-    },
-    (d) => (patterned ? [] : d.branches),
-  );
-  return patterned ? undefined : named;
-}
-
-function computeArrayInfo(node: NodeBase, work: Work): ArrayInfo {
-  const arrayAdmits = new ArrayAdmitsOp();
-  let notes = 0;
-  let tail = 0;
-  traverse(
-    node,
-    work,
-    (expanded) => {
-      notes |= expanded.notes;
-      for (const s of expanded.schemaObjects) {
-        const prefix = arrayKeywordsOf(s).prefix;
-        if (prefix !== undefined && prefix.length > tail) tail = prefix.length;
-      }
-    },
-    (d) => keptForArray(d, work, arrayAdmits),
-  );
-  return { notes: notes | work.notes, tail };
-}
-
-/** The parts of an object value the dynamic predicates look at, as one string (equal strings: equal verdicts). */
-function probeSignature(keys: readonly string[], probe: ObjectProbe): string {
-  let out = "";
-  for (const k of keys) {
-    if (!probe.has(k)) {
-      out += "a";
-      continue;
-    }
-    const v = probe.primitive(k);
-    if (v === undefined) out += "c";
-    else if (v === null) out += "z";
-    else if (typeof v === "string") out += `s${v.length}:${v}`;
-    else if (typeof v === "number") out += `n${v};`;
-    else out += v ? "t" : "f";
-  }
-  return out;
-}
 
 /** What one call has answered about one node (answers are never undefined). */
 interface CallAnswers {
@@ -452,6 +199,20 @@ export class SchemaReader {
     return a;
   }
 
+  /** The map in `field` of `node`'s answers, made on first use. */
+  private mapOf<F extends "selections" | "members" | "elements">(
+    node: NodeBase,
+    field: F,
+  ): NonNullable<CallAnswers[F]> {
+    const mine = this.answersOf(node);
+    let m = mine[field];
+    if (m === undefined) {
+      m = new Map() as NonNullable<CallAnswers[F]>;
+      mine[field] = m;
+    }
+    return m as NonNullable<CallAnswers[F]>;
+  }
+
   /** This call's answer in `slot` of `node`'s answers (one unit), else `ask`'s, remembered there. */
   private recallSlot<T>(
     node: NodeBase,
@@ -551,7 +312,7 @@ export class SchemaReader {
     }
     const signature = probeSignature(info.keys, probe);
     const selection = this.recall(
-      (this.answersOf(node).selections ??= new Map()),
+      this.mapOf(node, "selections"),
       signature,
       node,
       () => `s${signature}`,
@@ -580,7 +341,7 @@ export class SchemaReader {
     this.grant();
     const shared = named !== undefined && !named.has(key);
     const r = this.recall(
-      inner((this.answersOf(node).members ??= new Map()), viewKey),
+      inner(this.mapOf(node, "members"), viewKey),
       shared ? UNNAMED : key,
       node,
       () => (shared ? `u${viewKey}` : `${this.memberPrefix}${viewKey}|${key}`),
@@ -614,7 +375,7 @@ export class SchemaReader {
     const doc = node.doc!;
     this.grant();
     const r = this.recall(
-      (this.answersOf(node).elements ??= new Map()),
+      this.mapOf(node, "elements"),
       index,
       node,
       () => `i${index}`,
@@ -625,48 +386,6 @@ export class SchemaReader {
     );
     return r === TOO_COMPLEX ? TOO_COMPLEX_NODE : r;
   }
-}
-
-/**
- * The kept branches of each dynamic disjunction for one object's content,
- * named by a key. Each predicate evaluated is charged its size; with a branch
- * index only the branches the discriminating member's value can match are.
- */
-function selectBranches(
-  info: ObjectInfo,
-  probe: ObjectProbe,
-  work: Work,
-): { key: string; view: View | undefined } {
-  let key = "";
-  let view: Map<Disjunction, readonly NodeBase[]> | undefined;
-  for (let j = 0; j < info.dynamic.length; j++) {
-    const dynamic = info.dynamic[j]!;
-    const d = dynamic.disjunction;
-    const predicates = dynamic.predicates;
-    const candidates =
-      dynamic.index === undefined ? undefined : candidateBranches(dynamic.index, probe);
-    let kept = "";
-    const consider = (i: number) => {
-      const p = predicates[i]!;
-      work.charge(predicateSize(p));
-      if (evalObject(p, probe)) kept += `${i},`;
-    };
-    if (candidates === undefined) for (let i = 0; i < predicates.length; i++) consider(i);
-    else for (const i of candidates) consider(i);
-    work.charge();
-    if (kept === "") kept = dynamic.allKey;
-    if (kept === dynamic.staticKey) continue;
-    key += `${j}:${kept};`;
-    view ??= new Map();
-    view.set(
-      d,
-      kept
-        .split(",")
-        .filter((x) => x !== "")
-        .map((x) => d.branches[Number(x)]!),
-    );
-  }
-  return { key, view };
 }
 
 class MemberScope implements ObjectScope {
