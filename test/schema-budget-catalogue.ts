@@ -151,6 +151,51 @@ export const HOSTILE_CASES: readonly HostileCase[] = [
     patterns: null,
   },
   {
+    name: "n distinct keys against a heavy pattern (8 × a{0,30}, weight 8)",
+    sizes: [250, 1_000, 4_000],
+    make: (n) => ({
+      schema: {
+        patternProperties: { [`^${"a{0,30}".repeat(8)}b`]: { type: "integer" } },
+        additionalProperties: { type: "number" },
+      },
+      args: Object.fromEntries(Array.from({ length: n }, (_, i) => [`${key(40)}${i}`, i])),
+    }),
+    patterns: re2Patterns,
+  },
+  {
+    name: "n rows with the same keys under patternProperties (asked once per call)",
+    sizes: [1_000, 4_000, 16_000],
+    make: (n) => ({
+      schema: {
+        type: "array",
+        items: { patternProperties: { "^(a+)+$": { type: "integer" }, "^n_": { type: "number" } } },
+      },
+      args: Array.from({ length: n }, (_, i) => ({ [key(200)]: i, n_x: i })),
+    }),
+    patterns: re2Patterns,
+  },
+  {
+    name: "n patternProperties objects nested n deep",
+    sizes: [10, 40, 160],
+    make: (n) => {
+      let args: unknown = 1;
+      for (let i = 0; i < n; i++) args = { [`x${i}`]: args };
+      return {
+        schema: {
+          $defs: {
+            node: {
+              patternProperties: { "^x[0-9]+$": { $ref: "#/$defs/node" } },
+              type: ["object", "integer"],
+            },
+          },
+          $ref: "#/$defs/node",
+        },
+        args,
+      };
+    },
+    patterns: re2Patterns,
+  },
+  {
     name: "the Kubernetes fieldSelector pattern, n selectors",
     sizes: [100, 400, 1_600],
     make: (n) => ({
@@ -210,7 +255,7 @@ function printTable(): void {
       measure(c, size); // JIT warm-up; the schema is built fresh each time, so the cost is the cold one
       const m = measure(c, size);
       console.log(
-        `| ${c.name.replaceAll("|", "\\|")} | ${size} | ${m.units} | ${m.ms.toFixed(1)} | ${m.notes} |`,
+        `| \`${c.name.replaceAll("|", "\\|")}\` | ${size} | ${m.units} | ${m.ms.toFixed(1)} | ${m.notes} |`,
       );
     }
   }

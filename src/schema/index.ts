@@ -10,6 +10,8 @@
 //   disjunction of nodes), its keywords read once, its in-place expansion.
 // - branch-filter.ts: which branches an object or array value may match;
 //   children.ts: the node of a member or element (the member/element rules).
+// - readings.ts: a node's reading; object-info.ts: what an object or array
+//   value needs before its members are read, and branch selection.
 // - work.ts: recursion, cycle cuts and the budget of one computation;
 //   reader.ts: one call's budget and the answers shared across calls;
 //   walk.ts: walkNumbers. No module below reader.ts knows the call, and
