@@ -4,6 +4,7 @@
 // (CALL_BUDGET + POSITION_ALLOWANCE per position: linear in the arguments),
 // grows at most linearly with the size, and finishes within a generous
 // wall-clock guard (a hang guard only: no verdict depends on speed).
+import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import type { JsonSchemaObject } from "../src/json-schema.js";
 import { numberTextIsWhole, numberTextLosesPrecision } from "../src/number-text.js";
@@ -225,5 +226,70 @@ describe("number text: linear in its length", () => {
     const start = performance.now();
     expect(verifyRawJson(raw, { a: 1 }, null, 100, (d) => notes.push(d.code))).toBe(true);
     expect(performance.now() - start).toBeLessThan(HANG_GUARD_MS);
+  });
+});
+
+describe("warm schemas cost what fresh ones do (seeded property)", () => {
+  const keyword = fc.constantFrom(
+    "type",
+    "const",
+    "enum",
+    "properties",
+    "patternProperties",
+    "additionalProperties",
+    "unevaluatedProperties",
+    "items",
+    "prefixItems",
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "if",
+    "then",
+    "else",
+    "$ref",
+    "required",
+  );
+  const leafValue = fc.oneof(
+    fc.constantFrom("integer", "number", "object", "array", ["integer", "null"]),
+    fc.constantFrom("#", "#/$defs/a", "#/$defs/b", "#/$defs/missing"),
+    fc.constantFrom(1, 1.5, "k", null),
+    fc.constantFrom(["a"], ["kind"], [1, 2.5], ["x", "y"]),
+  );
+  const schema = fc.letrec((tie) => ({
+    schema: fc.oneof(
+      { depthSize: "small", withCrossShrink: true },
+      fc.boolean(),
+      fc.dictionary(
+        keyword,
+        fc.oneof(
+          leafValue,
+          tie("schema"),
+          fc.array(tie("schema"), { minLength: 1, maxLength: 3 }),
+          fc.dictionary(fc.constantFrom("a", "kind", "^a", "^(a+)+$", "(?=a)"), tie("schema"), {
+            maxKeys: 3,
+          }),
+        ),
+        { maxKeys: 4 },
+      ),
+    ),
+  })).schema;
+  const root = fc
+    .tuple(schema, schema, schema)
+    .map(([s, a, b]) =>
+      typeof s === "boolean" ? s : ({ ...s, $defs: { a, b } } as unknown as JsonSchemaObject),
+    );
+  const args = fc.jsonValue({ maxDepth: 3 }).map((v) => ({ a: v, kind: "k", x: [v, 1.5] }));
+
+  test("after any other call on the same schema: the same readings, notes and units", () => {
+    fc.assert(
+      fc.property(root, args, args, (s, value, other) => {
+        const text = JSON.stringify(s);
+        const fresh = walkCounted(JSON.parse(text) as JsonSchemaObject, value);
+        const warmSchema = JSON.parse(text) as JsonSchemaObject;
+        walkCounted(warmSchema, other);
+        expect(walkCounted(warmSchema, value)).toEqual(fresh);
+      }),
+      { numRuns: 500, seed: 1313 },
+    );
   });
 });
