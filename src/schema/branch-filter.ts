@@ -148,34 +148,9 @@ export class ArrayAdmitsOp extends Op<NodeBase, boolean> {
   }
 }
 
-/** The last segment of a `$ref` ("#/$defs/Cat" → "Cat"), unescaped. */
-function lastSegment(ref: string): string {
-  const i = Math.max(ref.lastIndexOf("/"), ref.lastIndexOf("#"));
-  let seg = ref.slice(i + 1);
-  try {
-    seg = decodeURIComponent(seg);
-  } catch {
-    // keep the raw text
-  }
-  return seg.replace(/~1/g, "/").replace(/~0/g, "~");
-}
-
-/**
- * OpenAPI `discriminator` for branch `i`: when the object's member
- * `propertyName` is a string, a mapped value selects the branches whose `$ref`
- * is the mapping's target; an unmapped value selects the branch whose `$ref`
- * ends in that name. Branches without `$ref` are not judged by it.
- */
+/** What branch `i` of `d` must satisfy by its schema object's own keywords (OpenAPI `discriminator`). */
 function discriminatorPredicate(d: Disjunction, i: number): Predicate {
-  const disc = d.discriminator;
-  const ref = d.refs[i];
-  if (disc === undefined || ref === undefined) return true;
-  const name = lastSegment(ref);
-  const mapped = new Set<string>();
-  for (const [value, target] of disc.mapping) {
-    if (target === ref || lastSegment(target) === name) mapped.add(value);
-  }
-  return { t: "disc", key: disc.propertyName, mappingKeys: disc.mapping, mapped, name, size: 1 };
+  return d.branchChecks?.[i] ?? true;
 }
 
 /** Per branch of `d`: the object predicate including the discriminator's (memoized in `objectPredicates`). */

@@ -7,6 +7,7 @@
 // every call that uses them, so sharing them changes no output).
 import type { JsonSchemaObject } from "../json-schema.js";
 import { isRecord, isSchema, ownKeyword } from "./keywords.js";
+import type { Predicate } from "./predicates.js";
 import {
   buildIndex,
   ownBase,
@@ -23,6 +24,7 @@ import {
   hasAnyKeyword,
   IN_PLACE_KEYWORDS,
   KEYWORDS,
+  ownBranchChecks,
   REFERENCE_KEYWORDS,
 } from "./vocabulary.js";
 import { NOTE_UNRESOLVED, type Work } from "./work.js";
@@ -112,14 +114,8 @@ export class DisjunctionNode extends NodeBase {
   readonly disjunction: Disjunction;
   constructor(doc: Doc, members: readonly NodeBase[]) {
     super(K_ANY, false, doc);
-    this.disjunction = new Disjunction(members, true, undefined, []);
+    this.disjunction = new Disjunction(members, true, undefined);
   }
-}
-
-/** OpenAPI `discriminator`. */
-export interface Discriminator {
-  readonly propertyName: string;
-  readonly mapping: ReadonlyMap<string, string>;
 }
 
 /** A disjunction in a node's expansion: `anyOf`, `oneOf`, `if`'s then/else, or an Any node. */
@@ -129,9 +125,8 @@ export class Disjunction {
     readonly branches: readonly NodeBase[],
     /** anyOf/oneOf/Any: branches the value cannot match are set aside; if/then/else: never. */
     readonly selectable: boolean,
-    readonly discriminator: Discriminator | undefined,
-    /** Per branch: its `$ref` text, for the discriminator. */
-    readonly refs: readonly (string | undefined)[],
+    /** Per branch: what the schema object's own keywords require of it (`discriminator`); undefined: nothing. */
+    readonly branchChecks: readonly Predicate[] | undefined,
   ) {}
 }
 
@@ -320,20 +315,20 @@ export function disjunctionsOf(s: SchemaObjectNode): readonly Disjunction[] {
     return NONE;
   }
   const out: Disjunction[] = [];
-  const disc = discriminatorOf(s.raw);
   for (const k of SELECTABLE_KEYWORDS) {
     const list = ownKeyword(s.raw, k);
     if (!Array.isArray(list)) continue;
     const branches: NodeBase[] = [];
-    const refs: (string | undefined)[] = [];
+    const raws: unknown[] = [];
     for (const item of list) {
       const n = s.doc!.nodeFor(item, s.base);
       if (n === undefined) continue;
       branches.push(n);
-      const ref = isRecord(item) ? ownKeyword(item, "$ref") : undefined;
-      refs.push(typeof ref === "string" ? ref : undefined);
+      raws.push(item);
     }
-    if (branches.length > 0) out.push(new Disjunction(branches, true, disc, refs));
+    if (branches.length > 0) {
+      out.push(new Disjunction(branches, true, ownBranchChecks(s.raw, raws)));
+    }
   }
   if (isSchema(ownKeyword(s.raw, "if"))) {
     const branches: NodeBase[] = [];
@@ -341,26 +336,10 @@ export function disjunctionsOf(s: SchemaObjectNode): readonly Disjunction[] {
       const n = s.doc!.nodeFor(ownKeyword(s.raw, k), s.base);
       if (n !== undefined) branches.push(n);
     }
-    if (branches.length > 0) out.push(new Disjunction(branches, false, undefined, []));
+    if (branches.length > 0) out.push(new Disjunction(branches, false, undefined));
   }
   s.ownDisjunctions = out;
   return out;
-}
-
-function discriminatorOf(raw: JsonSchemaObject): Discriminator | undefined {
-  const d = ownKeyword(raw, "discriminator");
-  if (!isRecord(d)) return undefined;
-  const propertyName = ownKeyword(d, "propertyName");
-  if (typeof propertyName !== "string") return undefined;
-  const mapping = new Map<string, string>();
-  const m = ownKeyword(d, "mapping");
-  if (isRecord(m)) {
-    for (const k of Object.keys(m)) {
-      const v = m[k];
-      if (typeof v === "string") mapping.set(k, v);
-    }
-  }
-  return { propertyName, mapping };
 }
 
 /**

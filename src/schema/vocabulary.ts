@@ -60,6 +60,11 @@ export interface KeywordDefinition {
   readonly valueCheck?: (value: unknown) => Predicate;
   /** Whether an array value can satisfy it. */
   readonly admitsArray?: (value: unknown) => boolean;
+  /**
+   * What an object value must satisfy to match `branch` (a raw subschema) of
+   * the same schema object's selectable alternatives (anyOf, oneOf).
+   */
+  readonly branchCheck?: (value: unknown, branch: unknown) => Predicate;
 }
 
 const TYPE_NAMES: ReadonlySet<string> = new Set([
@@ -99,6 +104,46 @@ function valuesReading(values: readonly unknown[]): Reading {
     numbers++;
   }
   return numbers > 0 ? R_INTEGER : R_NONE;
+}
+
+/** The last segment of a `$ref` ("#/$defs/Cat" → "Cat"), unescaped. */
+function lastSegment(ref: string): string {
+  const i = Math.max(ref.lastIndexOf("/"), ref.lastIndexOf("#"));
+  let segment = ref.slice(i + 1);
+  try {
+    segment = decodeURIComponent(segment);
+  } catch {
+    // keep the raw text
+  }
+  return segment.replace(/~1/g, "/").replace(/~0/g, "~");
+}
+
+/**
+ * OpenAPI `discriminator` for one branch: when the object's member
+ * `propertyName` is a string, a mapped value selects the branches whose `$ref`
+ * is the mapping's target; an unmapped value selects the branch whose `$ref`
+ * ends in that name. Branches without `$ref`, and malformed discriminators,
+ * are not judged by it.
+ */
+function discriminatorCheck(value: unknown, branch: unknown): Predicate {
+  if (!isRecord(value) || !isRecord(branch)) return true;
+  const propertyName = Object.hasOwn(value, "propertyName") ? value.propertyName : undefined;
+  const ref = Object.hasOwn(branch, "$ref") ? branch.$ref : undefined;
+  if (typeof propertyName !== "string" || typeof ref !== "string") return true;
+  const mappingKeys = new Map<string, string>();
+  const m = Object.hasOwn(value, "mapping") ? value.mapping : undefined;
+  if (isRecord(m)) {
+    for (const k of Object.keys(m)) {
+      const target = m[k];
+      if (typeof target === "string") mappingKeys.set(k, target);
+    }
+  }
+  const name = lastSegment(ref);
+  const mapped = new Set<string>();
+  for (const [v, target] of mappingKeys) {
+    if (target === ref || lastSegment(target) === name) mapped.add(v);
+  }
+  return { t: "disc", key: propertyName, mappingKeys, mapped, name, size: 1 };
 }
 
 const schema = (applies: Application) => ({ shape: "schema", applies }) as const;
@@ -191,6 +236,7 @@ export const KEYWORDS: readonly KeywordDefinition[] = [
   { name: "$ref", subschemas: schema("in-place") },
   { name: "$dynamicRef", subschemas: schema("in-place") },
   { name: "$recursiveRef", subschemas: schema("in-place") },
+  { name: "discriminator", branchCheck: discriminatorCheck },
   { name: "$defs", subschemas: map("none") },
   { name: "definitions", subschemas: map("none") },
   { name: "dependentSchemas", subschemas: map("none") },
@@ -274,6 +320,19 @@ export function ownValueCheck(raw: JsonSchemaObject): Predicate {
   for (const k of VALUE_CHECKS)
     if (Object.hasOwn(raw, k.name)) parts.push(k.valueCheck!(raw[k.name]));
   return and(parts);
+}
+
+const BRANCH_CHECK_KEYWORDS = KEYWORDS.filter((k) => k.branchCheck !== undefined);
+
+/** Per branch of one schema object's selectable alternatives: what its own keywords require of an object value. */
+export function ownBranchChecks(raw: JsonSchemaObject, branches: readonly unknown[]): Predicate[] {
+  return branches.map((branch) => {
+    const parts: Predicate[] = [];
+    for (const k of BRANCH_CHECK_KEYWORDS) {
+      if (Object.hasOwn(raw, k.name)) parts.push(k.branchCheck!(raw[k.name], branch));
+    }
+    return and(parts);
+  });
 }
 
 /** Whether an array value can satisfy one schema object's own keywords. */
