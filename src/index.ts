@@ -10,6 +10,12 @@ export type { StructFromJsonOptions } from "./from-json.js";
 export { DEFAULT_STRUCT_DEPTH, structFromJson, structFromJsonDefaults } from "./from-json.js";
 export type { JsonPointer } from "./json-pointer.js";
 export type { JsonSchema, JsonSchemaObject } from "./json-schema.js";
+export type {
+  CompiledPattern,
+  PatternEngine,
+  PatternRefusal,
+  PatternRefusalReason,
+} from "./patterns/engine.js";
 export type { RawJsonMode } from "./raw-json.js";
 export type {
   Issue,

@@ -107,7 +107,8 @@ export function argumentsText(
     if (mode === "trust") return raw;
     const onDiagnostic = options?.onDiagnostic ?? ignoreDiagnostics;
     const limit = options?.recursionLimit ?? structToJsonDefaults.recursionLimit;
-    if (verifyRawJson(raw, struct ?? {}, schema, limit, onDiagnostic)) return raw;
+    if (verifyRawJson(raw, struct ?? {}, schema, limit, onDiagnostic, options?.patterns))
+      return raw;
   }
   return structToJson(struct ?? {}, schema, stripOwn(options));
 }

@@ -91,6 +91,13 @@ const SCHEMA: JsonSchema = {
 };
 
 /** Schemas that are wrong, hostile or strange, with the canaries inside. */
+/** An `allOf` chain far over the per-call work budget, ending in a canary type. */
+function overBudget(): unknown {
+  let schema: unknown = { type: S, $comment: S };
+  for (let i = 0; i < 100_000; i++) schema = { allOf: [schema] };
+  return schema;
+}
+
 const SCHEMAS: unknown[] = [
   { type: S },
   { type: "object", properties: { [K]: { type: S } } },
@@ -118,6 +125,7 @@ const SCHEMAS: unknown[] = [
   Number(NUM),
   [S],
   { type: "object", properties: { [K]: null } },
+  { type: "object", properties: { [K]: overBudget(), n: overBudget() } },
 ];
 
 /** Options with canary values (each invalid for some function). */
