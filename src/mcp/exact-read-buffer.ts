@@ -14,7 +14,10 @@ export class ExactReadBuffer {
   private readonly maxBufferSize: number;
   private readonly deserialize: (line: string) => JSONRPCMessage | null;
 
-  constructor(maxBufferSize: number | undefined, deserialize: (line: string) => JSONRPCMessage | null) {
+  constructor(
+    maxBufferSize: number | undefined,
+    deserialize: (line: string) => JSONRPCMessage | null,
+  ) {
     this.maxBufferSize = maxBufferSize ?? STDIO_DEFAULT_MAX_BUFFER_SIZE;
     this.deserialize = deserialize;
   }

@@ -9,8 +9,8 @@ import type { Writable } from "node:stream";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { serializeExactMessage } from "./exact-number.js";
-import { deserializeExactMessage } from "./exact-result.js";
 import { ExactReadBuffer, sdkInternals } from "./exact-read-buffer.js";
+import { deserializeExactMessage } from "./exact-result.js";
 
 interface ClientInternals {
   _readBuffer: unknown;
@@ -27,8 +27,14 @@ interface ClientInternals {
 export class ExactStdioClientTransport extends StdioClientTransport {
   constructor(...args: ConstructorParameters<typeof StdioClientTransport>) {
     super(...args);
-    const internals = sdkInternals<ClientInternals>(this, "StdioClientTransport", ["_readBuffer", "_serverParams"]);
-    internals._readBuffer = new ExactReadBuffer(internals._serverParams.maxBufferSize, deserializeExactMessage);
+    const internals = sdkInternals<ClientInternals>(this, "StdioClientTransport", [
+      "_readBuffer",
+      "_serverParams",
+    ]);
+    internals._readBuffer = new ExactReadBuffer(
+      internals._serverParams.maxBufferSize,
+      deserializeExactMessage,
+    );
   }
 
   /** Writes one message as a line of exact JSON (as the SDK's `send`, with exact numbers). */

@@ -51,14 +51,20 @@ export function memberText(text: string, keys: readonly (string | number)[]): st
   let start = skipWs(text, 0);
   let end = skipValue(text, start);
   for (const key of keys) {
-    const found = typeof key === "number" ? element(text, start, end, key) : member(text, start, end, key);
+    const found =
+      typeof key === "number" ? element(text, start, end, key) : member(text, start, end, key);
     if (found === undefined) return undefined;
     [start, end] = found;
   }
   return text.slice(start, end);
 }
 
-function member(text: string, start: number, end: number, key: string): [number, number] | undefined {
+function member(
+  text: string,
+  start: number,
+  end: number,
+  key: string,
+): [number, number] | undefined {
   if (text.charCodeAt(start) !== 0x7b) return undefined;
   let found: [number, number] | undefined;
   let i = skipWs(text, start + 1);
@@ -74,7 +80,12 @@ function member(text: string, start: number, end: number, key: string): [number,
   return found;
 }
 
-function element(text: string, start: number, end: number, index: number): [number, number] | undefined {
+function element(
+  text: string,
+  start: number,
+  end: number,
+  index: number,
+): [number, number] | undefined {
   if (text.charCodeAt(start) !== 0x5b) return undefined;
   let i = skipWs(text, start + 1);
   for (let n = 0; i < end && text.charCodeAt(i) !== 0x5d; n++) {

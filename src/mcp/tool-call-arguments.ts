@@ -2,68 +2,63 @@
 // turns the bridge's exact argument text into such an object without letting
 // JavaScript round any number on the way.
 
-import { isLosslessNumber, parse } from "lossless-json";
 import type { CallMCPTool } from "../../gen/toolbridge/v1/toolbridge_pb.js";
-import { rethrowStackOverflow, StructJsonError } from "../errors.js";
+import { StructJsonError } from "../errors.js";
 import {
   type CompiledSchema,
   type JsonSchema,
   type ToolCallArgumentsOptions,
   toolCallArgumentsJson,
 } from "../index.js";
-import { type JsonPointer, pointerAppend } from "../json-pointer.js";
 import { exactNumberValue } from "./exact-number.js";
+import { buildExactJson } from "./exact-parse.js";
 
-function convert(value: unknown, path: JsonPointer): unknown {
-  if (isLosslessNumber(value)) return exactNumberValue(value.value, path);
-  if (Array.isArray(value)) return value.map((v, i) => convert(v, pointerAppend(path, i)));
-  if (value !== null && typeof value === "object") {
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value)) {
-      // defineProperty: "__proto__" is an ordinary member name here, never a prototype.
-      Object.defineProperty(out, key, {
-        value: convert((value as Record<string, unknown>)[key], pointerAppend(path, key)),
-        writable: true,
-        enumerable: true,
-        configurable: true,
-      });
-    }
-    return out;
+/**
+ * Checks `text` with JSON.parse; on failure throws `invalid-json` carrying the
+ * position JSON.parse reported, if any, and nothing of the engine's message
+ * (which may quote the text).
+ */
+export function assertJsonText(text: string, what: string): void {
+  try {
+    JSON.parse(text);
+  } catch (e) {
+    if (!(e instanceof SyntaxError)) throw e;
+    const at = /position (\d+)/.exec(e.message);
+    throw new StructJsonError(
+      "invalid-json",
+      "",
+      `${what} are not well-formed JSON`,
+      at === null ? undefined : { position: Number(at[1]) },
+    );
   }
-  return value;
 }
 
 /**
  * Turns JSON object text into a plain object for `client.callTool({ arguments })`
  * in which every number JavaScript would write differently (9007199254740993,
  * `1.0`) is a `JSON.rawJSON` value (Node ≥ 22) or an {@link ExactNumber}
- * (older runtimes: send those through `ExactStdioClientTransport`).
+ * (older runtimes: send those through an exact transport). Throws
+ * `invalid-json` (a repeated member name included) or `not-an-object`; errors
+ * carry a code, a path and a position, never the text.
  */
 export function exactJsonArguments(json: string): Record<string, unknown> {
-  let parsed: unknown;
-  try {
-    parsed = parse(json);
-  } catch (e) {
-    if (e instanceof SyntaxError) {
-      throw new StructJsonError("invalid-json", "", "the arguments are not well-formed JSON", {
-        cause: e,
-      });
-    }
-    rethrowStackOverflow(e);
+  if (typeof json !== "string") {
+    throw new StructJsonError("invalid-json", "", "the arguments must be a JSON string");
   }
-  if (
-    parsed === null ||
-    typeof parsed !== "object" ||
-    Array.isArray(parsed) ||
-    isLosslessNumber(parsed)
-  ) {
+  assertJsonText(json, "the arguments");
+  const built = buildExactJson(json, (text, path) => exactNumberValue(text, path()), true);
+  if ("duplicate" in built) {
+    throw new StructJsonError(
+      "invalid-json",
+      "",
+      `a member name is repeated at ${built.duplicate}`,
+    );
+  }
+  const value = built.value;
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
     throw new StructJsonError("not-an-object", "", "tool arguments must be a JSON object");
   }
-  try {
-    return convert(parsed, "") as Record<string, unknown>;
-  } catch (e) {
-    rethrowStackOverflow(e);
-  }
+  return value as Record<string, unknown>;
 }
 
 /**

@@ -1,0 +1,112 @@
+// Which numbers of a JSON text a JavaScript number would change: an integer
+// that float64 cannot hold (9007199254740993 arrives as 9007199254740992) and
+// anything beyond float64's range (1e400 arrives as Infinity). Other
+// fractions are read as their nearest float64, which is what they mean.
+
+import { type JsonPointer, pointerFrom } from "../../json-pointer.js";
+import { buildExactJson } from "../exact-parse.js";
+
+/** How a number's value would change in a JavaScript number. */
+export type NumberLossCode = "integer-precision-lost" | "number-out-of-range";
+
+/** One number of the arguments that a JavaScript number would change. */
+export interface NumberLoss {
+  readonly code: NumberLossCode;
+  readonly path: JsonPointer;
+  /** The number's JSON text, exactly as written. */
+  readonly text: string;
+}
+
+const TWO_POW_53 = 2 ** 53;
+
+/**
+ * The integer `text` denotes (`9007199254740993`, `9.007199254740993e15`,
+ * `12.0`), or undefined when it denotes a fraction or lies beyond float64's
+ * range (so that no text can ask for a bigint of a billion digits).
+ */
+export function exactInteger(text: string): bigint | undefined {
+  if (!Number.isFinite(Number(text))) return undefined;
+  const negative = text.charCodeAt(0) === 45;
+  const e = text.search(/[eE]/);
+  const mantissa = text.slice(negative ? 1 : 0, e === -1 ? text.length : e);
+  let exponent = e === -1 ? 0 : Number(text.slice(e + 1));
+  const dot = mantissa.indexOf(".");
+  let digits = mantissa;
+  if (dot !== -1) {
+    digits = mantissa.slice(0, dot) + mantissa.slice(dot + 1);
+    exponent -= mantissa.length - dot - 1;
+  }
+  digits = digits.replace(/^0+/, "");
+  const trimmed = digits.replace(/0+$/, "");
+  exponent += digits.length - trimmed.length;
+  if (trimmed === "") return 0n;
+  if (exponent < 0) return undefined;
+  // Finite, so at most 309 digits in all.
+  const magnitude = BigInt(trimmed + "0".repeat(exponent));
+  return negative ? -magnitude : magnitude;
+}
+
+/** How a JavaScript number would change the number written as `text`; undefined when it would not. */
+export function numberLoss(text: string): NumberLossCode | undefined {
+  const value = Number(text);
+  if (!Number.isFinite(value)) return "number-out-of-range";
+  if (Math.abs(value) < TWO_POW_53 || String(value) === text) return undefined;
+  const exact = exactInteger(text);
+  if (exact === undefined) return undefined; // a fraction: its float64 is its reading
+  return exact === BigInt(value) ? undefined : "integer-precision-lost";
+}
+
+/** Every number of `text` (well-formed JSON) that a JavaScript number would change, in text order. */
+export function numberLosses(text: string): NumberLoss[] {
+  const losses: NumberLoss[] = [];
+  buildExactJson(text, (written, path) => {
+    const code = numberLoss(written);
+    if (code !== undefined) losses.push({ code, path: path(), text: written });
+    return 0;
+  });
+  return losses;
+}
+
+/**
+ * Numbers in an already parsed value that may have been changed on the way
+ * (integers beyond 2^53, non-finite values): where no exact text exists to
+ * tell, such a number cannot be trusted.
+ */
+export function suspectNumbers(value: unknown): NumberLoss[] {
+  interface Node {
+    readonly value: unknown;
+    readonly parent: Node | undefined;
+    readonly token: string | number;
+  }
+  const pathOf = (node: Node): JsonPointer => {
+    const tokens: (string | number)[] = [];
+    for (let n: Node | undefined = node; n?.parent !== undefined; n = n.parent)
+      tokens.push(n.token);
+    return pointerFrom(tokens.reverse());
+  };
+  const losses: NumberLoss[] = [];
+  const stack: Node[] = [{ value, parent: undefined, token: "" }];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    const v = node.value;
+    if (typeof v === "number") {
+      if (!Number.isFinite(v))
+        losses.push({ code: "number-out-of-range", path: pathOf(node), text: "" });
+      else if (Number.isInteger(v) && !Number.isSafeInteger(v)) {
+        losses.push({ code: "integer-precision-lost", path: pathOf(node), text: "" });
+      }
+    } else if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], parent: node, token: i });
+    } else if (v !== null && typeof v === "object") {
+      const keys = Object.keys(v);
+      for (let i = keys.length - 1; i >= 0; i--) {
+        stack.push({
+          value: (v as Record<string, unknown>)[keys[i]!],
+          parent: node,
+          token: keys[i]!,
+        });
+      }
+    }
+  }
+  return losses;
+}
