@@ -31,7 +31,8 @@ export function recordStructuredContentText(
   const meta = result._meta;
   if (isRecord(meta) && Object.hasOwn(meta, STRUCTURED_CONTENT_JSON_META_KEY)) {
     const { [STRUCTURED_CONTENT_JSON_META_KEY]: _dropped, ...rest } = meta;
-    result._meta = rest;
+    if (Object.keys(rest).length === 0) delete result._meta;
+    else result._meta = rest;
   }
   if (!isRecord(result.structuredContent)) return;
   const exact = memberText(text, [...at, "result", "structuredContent"]);

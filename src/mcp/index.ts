@@ -8,5 +8,6 @@ export {
   STRUCTURED_CONTENT_JSON_META_KEY,
   structuredContentJson,
 } from "./exact-result.js";
+export { ExactStreamableHTTPClientTransport } from "./exact-http-client-transport.js";
 export { ExactStdioClientTransport } from "./exact-stdio-client-transport.js";
 export { exactJsonArguments, toolCallArguments } from "./tool-call-arguments.js";
