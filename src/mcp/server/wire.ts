@@ -55,8 +55,16 @@ export function replaceBigints(value: unknown): unknown {
       copy = array;
     } else if (isPlainContainer(source)) {
       const object: JsonRecord = {};
-      for (const k of Object.keys(source))
+      for (const k of Object.keys(source)) {
+        // Placed now, filled later: the copy keeps the members' order.
+        Object.defineProperty(object, k, {
+          value: undefined,
+          writable: true,
+          enumerable: true,
+          configurable: true,
+        });
         work.push({ source: (source as JsonRecord)[k], target: object, key: k });
+      }
       copy = object;
     } else copy = convert(source);
     Object.defineProperty(target, key, {
