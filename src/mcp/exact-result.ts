@@ -4,7 +4,9 @@
 
 import { deserializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { StructJsonError } from "../errors.js";
 import { memberText } from "./json-span.js";
+import { assertJsonText } from "./json-text.js";
 
 /** The `_meta` key under which the exact client transports put a result's exact structuredContent text. */
 export const STRUCTURED_CONTENT_JSON_META_KEY = "struct-json-bridge/structuredContentJson";
@@ -44,14 +46,34 @@ export function recordStructuredContentText(
 }
 
 /**
- * Parses one JSON-RPC message as the SDK does (`deserializeMessage`), and when
- * it is a result with `structuredContent`, records that member's exact text
- * (byte for byte) in `result._meta` under {@link STRUCTURED_CONTENT_JSON_META_KEY}.
+ * Parses one line as the SDK's stdio transports do (`deserializeMessage`,
+ * throwing the SDK's own errors, as the drop-in transports must) and records
+ * the result's exact structuredContent text. Internal.
  */
-export function deserializeExactMessage(line: string): JSONRPCMessage {
+export function readExactMessage(line: string): JSONRPCMessage {
   const message = deserializeMessage(line);
   recordStructuredContentText(message, line);
   return message;
+}
+
+/**
+ * Parses one JSON-RPC message as the SDK does (`deserializeMessage`), and when
+ * it is a result with `structuredContent`, records that member's exact text
+ * (byte for byte) in `result._meta` under {@link STRUCTURED_CONTENT_JSON_META_KEY}.
+ * Throws `invalid-json` (with the position) or `message-invalid`; the error
+ * carries no part of the text.
+ */
+export function deserializeExactMessage(line: string): JSONRPCMessage {
+  if (typeof line !== "string") {
+    throw new StructJsonError("invalid-json", "", "the message must be a JSON string");
+  }
+  assertJsonText(line, "the message is not well-formed JSON");
+  try {
+    return readExactMessage(line);
+  } catch {
+    // The SDK's schema error lists the values it received: not passed on.
+    throw new StructJsonError("message-invalid", "", "the text is not a JSON-RPC message");
+  }
 }
 
 /**

@@ -10,7 +10,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { serializeExactMessage } from "./exact-number.js";
 import { ExactReadBuffer, sdkInternals } from "./exact-read-buffer.js";
-import { deserializeExactMessage } from "./exact-result.js";
+import { readExactMessage } from "./exact-result.js";
 
 interface ClientInternals {
   _readBuffer: unknown;
@@ -33,7 +33,7 @@ export class ExactStdioClientTransport extends StdioClientTransport {
     ]);
     internals._readBuffer = new ExactReadBuffer(
       internals._serverParams.maxBufferSize,
-      deserializeExactMessage,
+      readExactMessage,
     );
   }
 

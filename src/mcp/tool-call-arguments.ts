@@ -12,26 +12,7 @@ import {
 } from "../index.js";
 import { exactNumberValue } from "./exact-number.js";
 import { buildExactJson } from "./exact-parse.js";
-
-/**
- * Checks `text` with JSON.parse; on failure throws `invalid-json` carrying the
- * position JSON.parse reported, if any, and nothing of the engine's message
- * (which may quote the text).
- */
-export function assertJsonText(text: string, what: string): void {
-  try {
-    JSON.parse(text);
-  } catch (e) {
-    if (!(e instanceof SyntaxError)) throw e;
-    const at = /position (\d+)/.exec(e.message);
-    throw new StructJsonError(
-      "invalid-json",
-      "",
-      `${what} are not well-formed JSON`,
-      at === null ? undefined : { position: Number(at[1]) },
-    );
-  }
-}
+import { assertJsonText } from "./json-text.js";
 
 /**
  * Turns JSON object text into a plain object for `client.callTool({ arguments })`
@@ -45,7 +26,10 @@ export function exactJsonArguments(json: string): Record<string, unknown> {
   if (typeof json !== "string") {
     throw new StructJsonError("invalid-json", "", "the arguments must be a JSON string");
   }
-  assertJsonText(json, "the arguments");
+  assertJsonText(json, "the arguments are not well-formed JSON");
+  if (!/^[ \t\n\r]*\{/.test(json)) {
+    throw new StructJsonError("not-an-object", "", "tool arguments must be a JSON object");
+  }
   const built = buildExactJson(json, (text, path) => exactNumberValue(text, path()), true);
   if ("duplicate" in built) {
     throw new StructJsonError(
@@ -54,11 +38,7 @@ export function exactJsonArguments(json: string): Record<string, unknown> {
       `a member name is repeated at ${built.duplicate}`,
     );
   }
-  const value = built.value;
-  if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    throw new StructJsonError("not-an-object", "", "tool arguments must be a JSON object");
-  }
-  return value as Record<string, unknown>;
+  return built.value as Record<string, unknown>;
 }
 
 /**
