@@ -365,7 +365,7 @@ describe("ExactStdioServerTransport behaves as the SDK's StdioServerTransport", 
 
 const stdioServer = {
   command: process.execPath,
-  args: ["--import", "tsx", "test/mcp/fixtures/exact-server.ts"],
+  args: ["--import", "tsx", "examples/mcp/exact-server.ts"],
   cwd: ROOT,
 };
 

@@ -3,21 +3,18 @@
 // this process, and the demo's strict Python server (Pydantic StrictInt) in a
 // child process.
 
-import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { EXACT_TOOLS, exactServer } from "../../examples/mcp/exact-server.js";
+import {
+  type RunningServer,
+  startStrictHttpServer,
+} from "../../examples/mcp/strict-python-server.js";
 import { ExactStreamableHTTPServerTransport } from "../../src/mcp/server/index.js";
-import { EXACT_TOOLS, exactServer } from "./fixtures/exact-server.js";
 
-const ROOT = new URL("../..", import.meta.url).pathname;
-
-/** A running server: its MCP endpoint and how to stop it. */
-export interface RunningServer {
-  readonly url: URL;
-  close(): Promise<void>;
-}
+export type { RunningServer };
 
 /** Listens on 127.0.0.1 (ephemeral port) with `handler`. */
 export async function listen(
@@ -43,7 +40,10 @@ async function stop(server: Server): Promise<void> {
  * SDK's StreamableHTTPServerTransport, or behind ExactStreamableHTTPServerTransport;
  * one transport per session, as in the SDK's examples.
  */
-export async function startTsServer(options: { exact: boolean; json: boolean }): Promise<RunningServer> {
+export async function startTsServer(options: {
+  exact: boolean;
+  json: boolean;
+}): Promise<RunningServer> {
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   const { server, url } = await listen(async (req, res) => {
     if (req.url !== "/mcp") {
@@ -75,7 +75,13 @@ export async function startTsServer(options: { exact: boolean; json: boolean }):
       return;
     }
     res.writeHead(404, { "content-type": "application/json" });
-    res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null }));
+    res.end(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        error: { code: -32001, message: "Session not found" },
+        id: null,
+      }),
+    );
   });
   return {
     url,
@@ -87,31 +93,4 @@ export async function startTsServer(options: { exact: boolean; json: boolean }):
 }
 
 /** The demo's strict Python MCP server over Streamable HTTP (SSE, or JSON bodies). */
-export async function startPythonServer(options: { json: boolean }): Promise<RunningServer> {
-  const child: ChildProcess = spawn(
-    `${ROOT}.venv/bin/python`,
-    [`${ROOT}test/mcp/fixtures/strict_http_server.py`, ...(options.json ? ["--json"] : [])],
-    { stdio: ["pipe", "pipe", "inherit"] },
-  );
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const port = await new Promise<number>((resolve, reject) => {
-    let out = "";
-    const guard = setTimeout(() => reject(new Error("the Python server did not start")), 60_000);
-    child.stdout?.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /PORT (\d+)/.exec(out);
-      if (match !== null) {
-        clearTimeout(guard);
-        resolve(Number(match[1]));
-      }
-    });
-    child.once("exit", (code) => reject(new Error(`the Python server exited (${code})`)));
-  });
-  return {
-    url: new URL(`http://127.0.0.1:${port}/mcp`),
-    async close() {
-      child.stdin?.end();
-      await exited;
-    },
-  };
-}
+export const startPythonServer = startStrictHttpServer;
