@@ -246,7 +246,10 @@ const rawScenarios: RawScenario[] = [
     messages: 1,
     expected: ["sent", 'message {"jsonrpc":"2.0","id":1,"result":{"content":[]}}'],
     // The SDK's transport passes the server's claim on, where structuredContentJson finds it.
-    sdkExpected: ["sent", 'message {"jsonrpc":"2.0","id":1,"result":{"content":[]}} exact {"id":1}'],
+    sdkExpected: [
+      "sent",
+      'message {"jsonrpc":"2.0","id":1,"result":{"content":[]}} exact {"id":1}',
+    ],
   },
 ];
 
@@ -398,7 +401,7 @@ describe.each([false, true])(
         await client.connect(new StreamableHTTPClientTransport(server.url));
         const rows = await client.callTool({
           name: "query_rows",
-          arguments: { table: "users", min_id: 9007199254740993, limit: 1 },
+          arguments: { table: "users", min_id: 2 ** 53, limit: 1 },
         });
         expect(structuredContentJson(rows)).toBeUndefined();
         expect((rows.structuredContent as { rows: unknown[][] }).rows[0]![0]).toBe(

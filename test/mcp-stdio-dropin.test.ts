@@ -2,7 +2,10 @@
 // the same scenarios run against both, and their observable behaviour (events
 // in order, errors, rejections, pid, stderr) must be identical.
 
-import { StdioClientTransport, type StdioServerParameters } from "@modelcontextprotocol/sdk/client/stdio.js";
+import {
+  StdioClientTransport,
+  type StdioServerParameters,
+} from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, test } from "vitest";
 import { ExactStdioClientTransport } from "../src/mcp/index.js";
@@ -56,7 +59,10 @@ class Recorder {
   wait(until: (log: string[]) => boolean): Promise<void> {
     if (until(this.log)) return Promise.resolve();
     return new Promise((resolve, reject) => {
-      const guard = setTimeout(() => reject(new Error(`hang: ${JSON.stringify(this.log)}`)), 20_000);
+      const guard = setTimeout(
+        () => reject(new Error(`hang: ${JSON.stringify(this.log)}`)),
+        20_000,
+      );
       this.waiters.push({
         until,
         resolve: () => {
@@ -158,7 +164,9 @@ const scenarios: Scenario[] = [
       r.push(`pid ${typeof t.pid}`);
       await r.wait(has("close"));
       r.push(`pid ${t.pid}`);
-      await t.send({ jsonrpc: "2.0", method: "x" }).catch((e: Error) => r.push(`send rejected: ${e.message}`));
+      await t
+        .send({ jsonrpc: "2.0", method: "x" })
+        .catch((e: Error) => r.push(`send rejected: ${e.message}`));
       await t.close();
       return r.log;
     },
@@ -186,7 +194,9 @@ const scenarios: Scenario[] = [
       const r = new Recorder();
       const t = make(server([]));
       r.attach(t);
-      await t.send({ jsonrpc: "2.0", method: "x" }).catch((e: Error) => r.push(`send rejected: ${e.message}`));
+      await t
+        .send({ jsonrpc: "2.0", method: "x" })
+        .catch((e: Error) => r.push(`send rejected: ${e.message}`));
       await t.close();
       r.push(`closed, pid ${t.pid}`);
       return r.log;
@@ -211,7 +221,10 @@ const scenarios: Scenario[] = [
     name: "stderr 'pipe': the stream exists before start and carries the child's stderr",
     async run(make) {
       const r = new Recorder();
-      const t = make({ ...server([`${A}\n`], 'process.stderr.write("warming up\\n");'), stderr: "pipe" });
+      const t = make({
+        ...server([`${A}\n`], 'process.stderr.write("warming up\\n");'),
+        stderr: "pipe",
+      });
       r.attach(t);
       const stderr = t.stderr;
       r.push(`stderr before start: ${stderr === null ? "null" : "stream"}`);
@@ -232,7 +245,10 @@ const scenarios: Scenario[] = [
     async run(make) {
       const r = new Recorder();
       const t = make({
-        ...server([], 'process.stdout.write(JSON.stringify({jsonrpc:"2.0",method:"env",params:{cwd:process.cwd(),x:process.env.SJB_X??null,home:process.env.HOME===undefined}})+"\\n");'),
+        ...server(
+          [],
+          'process.stdout.write(JSON.stringify({jsonrpc:"2.0",method:"env",params:{cwd:process.cwd(),x:process.env.SJB_X??null,home:process.env.HOME===undefined}})+"\\n");',
+        ),
         env: { SJB_X: "1" },
         cwd: "/",
       });
