@@ -260,6 +260,40 @@ describe("exactToolHandler", () => {
     });
   });
 
+  test("a member the schema dropped is fine; a value the schema transformed is refused; 2^53 + 2 passes", async () => {
+    const record = exactToolHandler((args) => ({
+      content: [{ type: "text", text: String(Object.keys(args as object)) }],
+    }));
+    const text = '{"keep":9007199254740994,"dropped":{"id":9007199254740993}}';
+    await expect(record({ keep: 9007199254740994 }, extraWith(text))).resolves.toMatchObject({
+      content: [{ text: "keep" }],
+    });
+    await expect(
+      record({ keep: 9007199254740994, dropped: "9007199254740992" }, extraWith(text)),
+    ).rejects.toMatchObject({ code: -32602, data: { errors: [{ path: "/dropped" }] } });
+    await expect(
+      record({ keep: 9007199254740994, dropped: { id: 1 } }, extraWith(text)),
+    ).rejects.toMatchObject({ code: -32602, data: { errors: [{ path: "/dropped/id" }] } });
+  });
+
+  test("linear in the text: 20,000 exact integers 20,000 levels deep", async () => {
+    const depth = 20_000;
+    const ids = Array.from(
+      { length: 20_000 },
+      (_, i) => `${9007199254740993n + 2n * BigInt(i)}`,
+    ).join(",");
+    const text = `${'{"a":'.repeat(depth)}[${ids}]${"}".repeat(depth)}`;
+    const args = JSON.parse(text);
+    let seen: unknown;
+    await exactToolHandler((received) => {
+      seen = received;
+      return { content: [] };
+    })(args, extraWith(text));
+    let inner = seen as { a: unknown };
+    for (let i = 0; i < depth - 1; i++) inner = inner.a as { a: unknown };
+    expect((inner.a as bigint[]).slice(0, 2)).toEqual([9007199254740993n, 9007199254740995n]);
+  });
+
   test("exactArgumentsJson reads the text the exact transport recorded", () => {
     expect(exactArgumentsJson(extraWith('{"a":1.0}'))).toBe('{"a":1.0}');
     expect(exactArgumentsJson({})).toBeUndefined();

@@ -4,7 +4,7 @@
 // content.
 
 import { type CallToolResult, McpError } from "@modelcontextprotocol/sdk/types.js";
-import { type JsonPointer, parsePointer } from "../../json-pointer.js";
+import { type JsonPointer, pointerFrom } from "../../json-pointer.js";
 import { serializeExactMessage } from "../exact-number.js";
 import { buildExactJson } from "../exact-parse.js";
 import { STRUCTURED_CONTENT_JSON_META_KEY } from "../exact-result.js";
@@ -62,50 +62,113 @@ export function exactArgumentsJson(extra: ToolHandlerExtra): string | undefined 
   return typeof text === "string" ? text : undefined;
 }
 
-/** `args` with each number that `text` writes beyond a JavaScript number's reach replaced by its exact integer. */
-function exactArguments(args: unknown, text: string, integers: "bigint" | "text"): unknown {
-  const wanted: { path: JsonPointer; text: string }[] = [];
-  buildExactJson(text, (written, path) => {
-    const code = numberLoss(written);
-    if (code === "number-out-of-range") {
-      throw invalidParams(
-        { code, path: path() },
-        "the number is beyond what a JavaScript number holds",
-      );
-    }
-    if (code !== undefined) wanted.push({ path: path(), text: written });
-    return 0;
-  });
-  for (const { path, text: written } of wanted) {
-    const tokens = parsePointer(path) ?? [];
-    let parent: unknown = args;
-    for (const token of tokens.slice(0, -1)) {
-      parent =
-        parent !== null && typeof parent === "object" ? (parent as JsonRecord)[token] : undefined;
-    }
-    const last = tokens[tokens.length - 1];
-    const current =
-      last !== undefined &&
-      parent !== null &&
-      typeof parent === "object" &&
-      Object.hasOwn(parent, last)
-        ? (parent as JsonRecord)[last]
-        : undefined;
-    if (typeof current !== "number" || current !== Number(written)) {
-      // The validated arguments no longer hold this number where the text has it (a schema transformed it).
-      throw invalidParams(
-        { code: "integer-precision-lost", path },
-        "this integer cannot be held by a JavaScript number, and the validated arguments do not keep it in place",
-      );
-    }
-    const exact = integers === "text" ? written : exactInteger(written);
-    Object.defineProperty(parent, last as string, {
-      value: exact,
-      writable: true,
-      enumerable: true,
-      configurable: true,
-    });
+/** An integer of the exact text that a JavaScript number cannot hold, and what the handler gets for it. */
+class ExactInteger {
+  constructor(
+    readonly text: string,
+    readonly value: bigint | string,
+  ) {}
+}
+
+interface Node {
+  readonly value: unknown;
+  readonly exact: unknown;
+  readonly parent: Node | undefined;
+  readonly token: string | number;
+}
+
+function pathOf(node: Node): JsonPointer {
+  const tokens: (string | number)[] = [];
+  for (let n: Node | undefined = node; n?.parent !== undefined; n = n.parent) tokens.push(n.token);
+  return pointerFrom(tokens.reverse());
+}
+
+function isContainer(value: unknown): value is JsonRecord | unknown[] {
+  return value !== null && typeof value === "object";
+}
+
+/** How many ExactIntegers `value` holds. */
+function countExact(value: unknown): number {
+  let count = 0;
+  const stack = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (v instanceof ExactInteger) count++;
+    else if (isContainer(v)) for (const child of Object.values(v)) stack.push(child);
   }
+  return count;
+}
+
+/**
+ * `args` (as the SDK validated them) with each integer that `text` writes beyond
+ * a JavaScript number's reach put back exactly. Walks both in step, once: an
+ * exact integer whose place in `args` holds anything but its float64 (a schema
+ * transformed it) is refused, never handed on.
+ */
+function exactArguments(args: unknown, text: string, integers: "bigint" | "text"): unknown {
+  let outOfRange: string | undefined;
+  let total = 0;
+  const built = buildExactJson(text, (written, path) => {
+    const code = numberLoss(written);
+    if (code === undefined) return Number(written);
+    if (code === "number-out-of-range") {
+      outOfRange ??= path();
+      return Number(written);
+    }
+    total++;
+    return new ExactInteger(
+      written,
+      integers === "text" ? written : (exactInteger(written) as bigint),
+    );
+  }) as { value: unknown };
+  if (outOfRange !== undefined) {
+    throw invalidParams(
+      { code: "number-out-of-range", path: outOfRange },
+      "the number is beyond what a JavaScript number holds",
+    );
+  }
+  if (total === 0) return args;
+  let accounted = 0;
+  const notKept = (node: Node) =>
+    invalidParams(
+      { code: "integer-precision-lost", path: pathOf(node) },
+      "this integer cannot be held by a JavaScript number, and the validated arguments do not keep it in place",
+    );
+  const stack: Node[] = [{ value: args, exact: built.value, parent: undefined, token: "" }];
+  while (stack.length > 0) {
+    const node = stack.pop() as Node;
+    const { value, exact } = node;
+    if (!isContainer(exact)) continue;
+    if (!isContainer(value) || Array.isArray(value) !== Array.isArray(exact)) {
+      if (countExact(exact) > 0) throw notKept(node);
+      continue;
+    }
+    for (const key of Object.keys(exact)) {
+      const exactChild = (exact as JsonRecord)[key];
+      if (!Object.hasOwn(value, key)) {
+        accounted += countExact(exactChild); // the schema dropped it: the handler never sees it
+        continue;
+      }
+      const child = (value as JsonRecord)[key];
+      const childNode: Node = { value: child, exact: exactChild, parent: node, token: key };
+      if (exactChild instanceof ExactInteger) {
+        if (typeof child !== "number" || child !== Number(exactChild.text))
+          throw notKept(childNode);
+        Object.defineProperty(value, key, {
+          value: exactChild.value,
+          writable: true,
+          enumerable: true,
+          configurable: true,
+        });
+        accounted++;
+      } else if (isContainer(exactChild)) stack.push(childNode);
+    }
+  }
+  if (accounted !== total)
+    throw invalidParams(
+      { code: "integer-precision-lost", path: "" },
+      "the validated arguments do not keep every exact integer in place",
+    );
   return args;
 }
 
@@ -160,7 +223,7 @@ export function exactToolHandler<Args, Extra extends ToolHandlerExtra, R extends
     const text = exactArgumentsJson(extra);
     let exact: unknown = args;
     if (text === undefined) {
-      const suspect = suspectNumbers(args)[0];
+      const suspect = suspectNumbers(args, 1)[0];
       if (suspect !== undefined) {
         throw invalidParams(
           suspect,

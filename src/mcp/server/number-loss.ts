@@ -56,12 +56,18 @@ export function numberLoss(text: string): NumberLossCode | undefined {
   return exact === BigInt(value) ? undefined : "integer-precision-lost";
 }
 
-/** Every number of `text` (well-formed JSON) that a JavaScript number would change, in text order. */
-export function numberLosses(text: string): NumberLoss[] {
+/**
+ * The numbers of `text` (well-formed JSON) that a JavaScript number would
+ * change, in text order: at most `limit` of each code (the others are not
+ * listed, so that a text of a million such numbers costs no million paths).
+ */
+export function numberLosses(text: string, limit = Number.POSITIVE_INFINITY): NumberLoss[] {
   const losses: NumberLoss[] = [];
+  const counts = { "integer-precision-lost": 0, "number-out-of-range": 0 };
   buildExactJson(text, (written, path) => {
     const code = numberLoss(written);
-    if (code !== undefined) losses.push({ code, path: path(), text: written });
+    if (code !== undefined && counts[code]++ < limit)
+      losses.push({ code, path: path(), text: written });
     return 0;
   });
   return losses;
@@ -72,7 +78,7 @@ export function numberLosses(text: string): NumberLoss[] {
  * (integers beyond 2^53, non-finite values): where no exact text exists to
  * tell, such a number cannot be trusted.
  */
-export function suspectNumbers(value: unknown): NumberLoss[] {
+export function suspectNumbers(value: unknown, limit = Number.POSITIVE_INFINITY): NumberLoss[] {
   interface Node {
     readonly value: unknown;
     readonly parent: Node | undefined;
@@ -86,7 +92,7 @@ export function suspectNumbers(value: unknown): NumberLoss[] {
   };
   const losses: NumberLoss[] = [];
   const stack: Node[] = [{ value, parent: undefined, token: "" }];
-  while (stack.length > 0) {
+  while (stack.length > 0 && losses.length < limit) {
     const node = stack.pop()!;
     const v = node.value;
     if (typeof v === "number") {

@@ -14,8 +14,9 @@ export const ARGUMENTS_JSON_META_KEY = "struct-json-bridge/argumentsJson";
 // Marks the text as put there by this transport (a client cannot know the value).
 const NONCE_META_KEY = "struct-json-bridge/argumentsJsonNonce";
 
-/** The most losses named in one refusal's `data`. */
+/** The most losses named in one refusal's `data`, and the most path characters beyond the first. */
 const MAX_REPORTED_LOSSES = 100;
+const MAX_REPORTED_PATH_CHARS = 65_536;
 
 /** Options shared by the exact server transports. */
 export interface ExactServerOptions {
@@ -35,6 +36,18 @@ function isRecord(value: unknown): value is JsonRecord {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
+/** The losses a refusal names: bounded in count and in path characters, so a deep text cannot make it huge. */
+function reported(losses: readonly NumberLoss[]): { code: string; path: string }[] {
+  const out: { code: string; path: string }[] = [];
+  let chars = 0;
+  for (const { code, path } of losses.slice(0, MAX_REPORTED_LOSSES)) {
+    chars += path.length;
+    if (out.length > 0 && chars > MAX_REPORTED_PATH_CHARS) break;
+    out.push({ code, path });
+  }
+  return out;
+}
+
 /** The JSON-RPC -32602 response refusing request `id` for `losses`. */
 export function refusal(id: string | number, losses: readonly NumberLoss[]): JSONRPCErrorResponse {
   const first = losses[0]!;
@@ -48,9 +61,7 @@ export function refusal(id: string | number, losses: readonly NumberLoss[]): JSO
     error: {
       code: -32602,
       message: `Invalid params: ${first.code} at ${first.path === "" ? "(root)" : first.path}: ${detail}`,
-      data: {
-        errors: losses.slice(0, MAX_REPORTED_LOSSES).map(({ code, path }) => ({ code, path })),
-      },
+      data: { errors: reported(losses) },
     },
   };
 }
@@ -109,11 +120,11 @@ export class RequestGate {
     const name = typeof params.name === "string" ? params.name : "";
     let losses: NumberLoss[];
     if (exactText !== undefined) {
-      losses = numberLosses(exactText);
+      losses = numberLosses(exactText, MAX_REPORTED_LOSSES);
       if (this.exactTool(name))
         losses = losses.filter((loss) => loss.code !== "integer-precision-lost");
     } else {
-      losses = suspectNumbers(params.arguments);
+      losses = suspectNumbers(params.arguments, MAX_REPORTED_LOSSES);
     }
     return losses.length === 0 ? undefined : refusal(message.id, losses);
   }
