@@ -1,8 +1,8 @@
 // ExactStreamableHTTPClientTransport: the SDK's StreamableHTTPClientTransport
 // with exact bodies. Drop-in scenarios run against both transports (the
 // TypeScript SDK's own server, and a raw server for the error cases); exact
-// numbers both ways against the demo's strict Python server and the
-// TypeScript SDK's server behind the exact server transport.
+// numbers both ways against the demo's strict Python server (the TypeScript
+// SDK's server behind the exact server transport: test/mcp-server.test.ts).
 
 import type { ServerResponse } from "node:http";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -15,7 +15,6 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {
   ExactStreamableHTTPClientTransport,
   exactJsonArguments,
-  hasNativeRawJson,
   STRUCTURED_CONTENT_JSON_META_KEY,
   structuredContentJson,
 } from "../src/mcp/index.js";
@@ -407,59 +406,6 @@ describe.each([false, true])(
         expect((rows.structuredContent as { rows: unknown[][] }).rows[0]![0]).toBe(
           9007199254740992,
         );
-        await client.close();
-      },
-      HANG_GUARD,
-    );
-  },
-);
-
-describe.each([false, true])(
-  "exact numbers against the TypeScript SDK's server with the exact server transport (JSON responses: %s)",
-  (json) => {
-    let server: RunningServer;
-    beforeAll(async () => {
-      server = await startTsServer({ exact: true, json });
-    });
-    afterAll(() => server.close());
-
-    test(
-      "an id above 2^53 reaches the handler as a bigint; the result's digits come back exactly",
-      async () => {
-        const client = new Client({ name: "exact-http", version: "1" });
-        await client.connect(new ExactStreamableHTTPClientTransport(server.url));
-        const text =
-          '{"order_id":9007199254740993,"id_type":"bigint","quantity":2,"price":1.5,"next_id":9007199254740994}';
-        if (hasNativeRawJson) {
-          const result = await client.callTool({
-            name: "get_order",
-            arguments: exactJsonArguments('{"order_id":9007199254740993,"quantity":2,"price":1.5}'),
-          });
-          expect(structuredContentJson(result)).toBe(text);
-          expect(result.content).toEqual([{ type: "text", text }]);
-        }
-        await client.close();
-      },
-      HANG_GUARD,
-    );
-
-    test(
-      "without JSON.rawJSON (Node 20) such a result is refused with -32603, never written rounded",
-      async () => {
-        const client = new Client({ name: "exact-http", version: "1" });
-        await client.connect(new ExactStreamableHTTPClientTransport(server.url));
-        const call = client.callTool({
-          name: "get_order",
-          arguments: exactJsonArguments('{"order_id":9007199254740993,"quantity":2,"price":1.5}'),
-        });
-        if (hasNativeRawJson)
-          await expect(call).resolves.toMatchObject({ structuredContent: { id_type: "bigint" } });
-        else {
-          await expect(call).rejects.toMatchObject({
-            code: -32603,
-            message: expect.stringContaining("exact-json-unsupported at /order_id"),
-          });
-        }
         await client.close();
       },
       HANG_GUARD,

@@ -4,6 +4,7 @@
 // fractions are read as their nearest float64, which is what they mean.
 
 import { type JsonPointer, pointerFrom } from "../../json-pointer.js";
+import { numberTextIsWhole, numberTextLosesPrecision } from "../../number-text.js";
 import { buildExactJson } from "../exact-parse.js";
 
 /** How a number's value would change in a JavaScript number. */
@@ -19,31 +20,25 @@ export interface NumberLoss {
 
 const TWO_POW_53 = 2 ** 53;
 
+const NUMBER_PARTS = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
+
 /**
  * The integer `text` denotes (`9007199254740993`, `9.007199254740993e15`,
  * `12.0`), or undefined when it denotes a fraction or lies beyond float64's
  * range (so that no text can ask for a bigint of a billion digits).
  */
 export function exactInteger(text: string): bigint | undefined {
-  if (!Number.isFinite(Number(text))) return undefined;
-  const negative = text.charCodeAt(0) === 45;
-  const e = text.search(/[eE]/);
-  const mantissa = text.slice(negative ? 1 : 0, e === -1 ? text.length : e);
-  let exponent = e === -1 ? 0 : Number(text.slice(e + 1));
-  const dot = mantissa.indexOf(".");
-  let digits = mantissa;
-  if (dot !== -1) {
-    digits = mantissa.slice(0, dot) + mantissa.slice(dot + 1);
-    exponent -= mantissa.length - dot - 1;
-  }
-  digits = digits.replace(/^0+/, "");
-  const trimmed = digits.replace(/0+$/, "");
-  exponent += digits.length - trimmed.length;
-  if (trimmed === "") return 0n;
-  if (exponent < 0) return undefined;
-  // Finite, so at most 309 digits in all.
-  const magnitude = BigInt(trimmed + "0".repeat(exponent));
-  return negative ? -magnitude : magnitude;
+  if (!Number.isFinite(Number(text)) || !numberTextIsWhole(text)) return undefined;
+  const [, sign, whole, fraction = "", exponent = "0"] = NUMBER_PARTS.exec(text) ?? [];
+  if (whole === undefined) return undefined;
+  // Whole and finite: shifting the digits by the exponent drops only zeros, and leaves at most 309 digits.
+  const shift = Number(exponent) - fraction.length;
+  const digits = whole + fraction;
+  const magnitude =
+    shift >= 0
+      ? BigInt(digits) * 10n ** BigInt(shift)
+      : BigInt(digits.slice(0, digits.length + shift) || "0");
+  return sign === "-" ? -magnitude : magnitude;
 }
 
 /** How a JavaScript number would change the number written as `text`; undefined when it would not. */
@@ -51,9 +46,10 @@ export function numberLoss(text: string): NumberLossCode | undefined {
   const value = Number(text);
   if (!Number.isFinite(value)) return "number-out-of-range";
   if (Math.abs(value) < TWO_POW_53 || String(value) === text) return undefined;
-  const exact = exactInteger(text);
-  if (exact === undefined) return undefined; // a fraction: its float64 is its reading
-  return exact === BigInt(value) ? undefined : "integer-precision-lost";
+  // A fraction's float64 is its reading; a whole number must be held exactly.
+  return numberTextIsWhole(text) && numberTextLosesPrecision(text, value)
+    ? "integer-precision-lost"
+    : undefined;
 }
 
 /**
