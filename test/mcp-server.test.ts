@@ -3,6 +3,7 @@
 // is refused with JSON-RPC -32602 naming the path), and a result's bigints are
 // written with their digits. End to end with the real SDK client and server.
 
+import { randomUUID } from "node:crypto";
 import { PassThrough } from "node:stream";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -14,6 +15,7 @@ import {
   McpError,
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { EXACT_TOOLS, exactServer } from "../examples/mcp/exact-server.js";
 import { buildExactJson } from "../src/mcp/exact-parse.js";
 import {
   ExactStdioClientTransport,
@@ -26,6 +28,7 @@ import {
 import {
   ARGUMENTS_JSON_META_KEY,
   ExactStdioServerTransport,
+  ExactWebStandardStreamableHTTPServerTransport,
   exactArgumentsJson,
   exactToolHandler,
 } from "../src/mcp/server/index.js";
@@ -514,6 +517,21 @@ describe.each([false, true])("end to end over Streamable HTTP (JSON responses: %
     HANG_GUARD,
   );
 
+  test("a malformed body gets the SDK's own answer (the transport read it first)", async () => {
+    const response = await fetch(server.url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: "{oops",
+    });
+    expect([response.status, await response.json()]).toEqual([
+      400,
+      { jsonrpc: "2.0", error: { code: -32700, message: "Parse error: Invalid JSON" }, id: null },
+    ]);
+  });
+
   test(
     "a batch: the refused call is answered with -32602, the other one runs",
     async () => {
@@ -554,3 +572,80 @@ describe.each([false, true])("end to end over Streamable HTTP (JSON responses: %
     HANG_GUARD,
   );
 });
+
+describe.each([false, true])(
+  "end to end through the web-standard transport, in process (JSON responses: %s)",
+  (json) => {
+    /** A fetch that hands each request to a session's transport, as a Workers or Hono route would. */
+    function inProcessFetch() {
+      const sessions = new Map<string, ExactWebStandardStreamableHTTPServerTransport>();
+      return async (url: string | URL, init?: RequestInit): Promise<Response> => {
+        const request = new Request(url, init);
+        const id = request.headers.get("mcp-session-id");
+        let transport = id === null ? undefined : sessions.get(id);
+        if (transport === undefined) {
+          const created = new ExactWebStandardStreamableHTTPServerTransport({
+            sessionIdGenerator: randomUUID,
+            enableJsonResponse: json,
+            exactTools: EXACT_TOOLS,
+            onsessioninitialized: (sessionId) => {
+              sessions.set(sessionId, created);
+            },
+          });
+          await exactServer().connect(created);
+          transport = created;
+        }
+        return transport.handleRequest(request);
+      };
+    }
+
+    test(
+      "the same calls, refusals and results as over Node's http",
+      async () => {
+        const client = new Client({ name: "e2e", version: "1" });
+        await client.connect(
+          new ExactStreamableHTTPClientTransport(new URL("http://127.0.0.1/mcp"), {
+            fetch: inProcessFetch(),
+          }),
+        );
+        if (hasNativeRawJson) await exactCalls(client, true);
+        else {
+          await expect(
+            client.callTool({
+              name: "nested_echo",
+              arguments: exactJsonArguments('{"items":[{"id":9007199254740993}]}'),
+            }),
+          ).rejects.toMatchObject({ code: -32602, data: { errors: [{ path: "/items/0/id" }] } });
+        }
+        await client.close();
+      },
+      HANG_GUARD,
+    );
+
+    test("a malformed or oversized body gets the SDK's own answer", async () => {
+      const post = async (body: string) => {
+        const transport = new ExactWebStandardStreamableHTTPServerTransport({
+          maxRequestBodySize: 64,
+        });
+        await exactServer().connect(transport);
+        return transport.handleRequest(
+          new Request("http://127.0.0.1/mcp", {
+            method: "POST",
+            headers: {
+              "content-type": "application/json",
+              accept: "application/json, text/event-stream",
+            },
+            body,
+          }),
+        );
+      };
+      const malformed = await post("{oops");
+      expect([malformed.status, await malformed.json()]).toEqual([
+        400,
+        { jsonrpc: "2.0", error: { code: -32700, message: "Parse error: Invalid JSON" }, id: null },
+      ]);
+      const oversized = await post(`{"pad":"${"x".repeat(100)}"}`);
+      expect(oversized.status).toBe(413);
+    });
+  },
+);

@@ -10,17 +10,13 @@ import {
   StreamableHTTPServerTransport,
   type StreamableHTTPServerTransportOptions,
 } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import type { JSONRPCMessage, MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js";
-import { isStructJsonError } from "../../errors.js";
-import { hasNativeRawJson } from "../exact-number.js";
-import { type ExactServerOptions, RequestGate } from "./request-gate.js";
-import { exactWireMessage } from "./wire.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { type ExactServerOptions, type MessageHandler, RequestGate } from "./request-gate.js";
+import { exactHttpMessage } from "./wire.js";
 
 /** Options of {@link ExactStreamableHTTPServerTransport}: the SDK's, and {@link ExactServerOptions}. */
 export type ExactStreamableHTTPServerTransportOptions = StreamableHTTPServerTransportOptions &
   Partial<ExactServerOptions>;
-
-type MessageHandler = (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
 
 const DEFAULT_MAX_REQUEST_BODY_SIZE = 4 * 1024 * 1024; // the SDK's
 
@@ -82,14 +78,9 @@ export class ExactStreamableHTTPServerTransport extends StreamableHTTPServerTran
 
   override set onmessage(handler: MessageHandler | undefined) {
     this.protocolHandler = handler;
-    const gated: MessageHandler | undefined =
-      handler === undefined
-        ? undefined
-        : (message, extra) => {
-            const refused = this.gate.admit(message);
-            if (refused === undefined) handler(message, extra);
-            else this.send(refused).catch((error: unknown) => this.onerror?.(error as Error));
-          };
+    const gated = this.gate.guard(handler, (refused) => {
+      this.send(refused).catch((error: unknown) => this.onerror?.(error as Error));
+    });
     Reflect.set(StreamableHTTPServerTransport.prototype, "onmessage", gated, this);
   }
 
@@ -117,36 +108,15 @@ export class ExactStreamableHTTPServerTransport extends StreamableHTTPServerTran
     } catch {
       return super.handleRequest(req, res); // the SDK answers its own parse error
     }
-    if (Array.isArray(body)) {
-      for (const [i, message] of body.entries()) this.gate.annotate(message, text, [i]);
-    } else this.gate.annotate(body, text);
+    this.gate.annotateBody(body, text);
     return super.handleRequest(req, res, body);
   }
 
   /** As the SDK's, with exact numbers (see the class comment for runtimes without JSON.rawJSON). */
-  override async send(
+  override send(
     message: JSONRPCMessage,
     options?: Parameters<StreamableHTTPServerTransport["send"]>[1],
   ): Promise<void> {
-    const wire = exactWireMessage(message);
-    if (wire !== message && !hasNativeRawJson) {
-      try {
-        JSON.stringify(wire);
-      } catch (error) {
-        if (!isStructJsonError(error) || !("id" in message) || !("result" in message)) throw error;
-        return super.send(
-          {
-            jsonrpc: "2.0",
-            id: message.id,
-            error: {
-              code: -32603,
-              message: `Internal error: ${error.code} at ${error.path === "" ? "(root)" : error.path}: this runtime has no JSON.rawJSON, so the SDK's HTTP transport cannot write this result's numbers exactly (Node >= 22 can)`,
-            },
-          },
-          options,
-        );
-      }
-    }
-    return super.send(wire, options);
+    return super.send(exactHttpMessage(message), options);
   }
 }

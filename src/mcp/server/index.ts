@@ -17,5 +17,9 @@ export {
   exactToolHandler,
   type ToolHandlerExtra,
 } from "./exact-tool-handler.js";
+export {
+  ExactWebStandardStreamableHTTPServerTransport,
+  type ExactWebStandardStreamableHTTPServerTransportOptions,
+} from "./exact-web-standard-server-transport.js";
 export type { NumberLoss, NumberLossCode } from "./number-loss.js";
 export { ARGUMENTS_JSON_META_KEY, type ExactServerOptions } from "./request-gate.js";

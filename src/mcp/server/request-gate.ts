@@ -4,7 +4,11 @@
 // JavaScript number would change is refused (JSON-RPC -32602 naming the path)
 // unless its tool reads exact numbers through exactToolHandler.
 
-import type { JSONRPCErrorResponse, JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type {
+  JSONRPCErrorResponse,
+  JSONRPCMessage,
+  MessageExtraInfo,
+} from "@modelcontextprotocol/sdk/types.js";
 import { memberText } from "../json-span.js";
 import { type NumberLoss, numberLosses, suspectNumbers } from "./number-loss.js";
 
@@ -66,6 +70,9 @@ export function refusal(id: string | number, losses: readonly NumberLoss[]): JSO
   };
 }
 
+/** A transport's `onmessage`. */
+export type MessageHandler = (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
+
 /** The exact transports' per-connection gate. */
 export class RequestGate {
   private readonly nonce = globalThis.crypto.randomUUID();
@@ -97,6 +104,25 @@ export class RequestGate {
       meta[NONCE_META_KEY] = this.nonce;
     }
     if (params._meta !== undefined || argumentsText !== undefined) params._meta = meta;
+  }
+
+  /** `handler` behind the gate: a refused message is answered with `refuse`, never handed on. */
+  guard(
+    handler: MessageHandler | undefined,
+    refuse: (response: JSONRPCErrorResponse) => void,
+  ): MessageHandler | undefined {
+    if (handler === undefined) return undefined;
+    return (message, extra) => {
+      const refused = this.admit(message);
+      if (refused === undefined) handler(message, extra);
+      else refuse(refused);
+    };
+  }
+
+  /** {@link annotate} for a whole HTTP body: one message or a batch. */
+  annotateBody(body: unknown, text: string): void {
+    if (!Array.isArray(body)) this.annotate(body, text);
+    else for (const [i, message] of body.entries()) this.annotate(message, text, [i]);
   }
 
   /**

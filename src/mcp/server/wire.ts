@@ -4,7 +4,8 @@
 // although the SDK validated its nearest float64 against the outputSchema).
 
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { exactNumberValue, isRawJson } from "../exact-number.js";
+import { isStructJsonError } from "../../errors.js";
+import { exactNumberValue, hasNativeRawJson, isRawJson } from "../exact-number.js";
 import { buildExactJson } from "../exact-parse.js";
 import { STRUCTURED_CONTENT_JSON_META_KEY } from "../exact-result.js";
 
@@ -114,4 +115,30 @@ export function exactWireMessage(message: JSONRPCMessage): JSONRPCMessage {
     }
   }
   return replaceBigints({ ...message, result }) as JSONRPCMessage;
+}
+
+/**
+ * The message an HTTP server transport hands to the SDK's `send` (which writes
+ * with JSON.stringify): {@link exactWireMessage}, whose exact numbers are raw
+ * JSON values on runtimes with JSON.rawJSON. Without it (Node 20), a result
+ * that JSON.stringify cannot write exactly becomes a JSON-RPC -32603 error for
+ * its request: refused, never written rounded.
+ */
+export function exactHttpMessage(message: JSONRPCMessage): JSONRPCMessage {
+  const wire = exactWireMessage(message);
+  if (hasNativeRawJson || wire === message) return wire;
+  try {
+    JSON.stringify(wire);
+    return wire;
+  } catch (error) {
+    if (!isStructJsonError(error) || !("id" in message) || !("result" in message)) throw error;
+    return {
+      jsonrpc: "2.0",
+      id: message.id,
+      error: {
+        code: -32603,
+        message: `Internal error: ${error.code} at ${error.path === "" ? "(root)" : error.path}: this runtime has no JSON.rawJSON, so the SDK's HTTP transport cannot write this result's numbers exactly (Node >= 22 can)`,
+      },
+    };
+  }
 }
