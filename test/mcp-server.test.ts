@@ -649,3 +649,114 @@ describe.each([false, true])(
     });
   },
 );
+
+describe.each([false, true])(
+  "the web-standard HTTP server transports answer alike, the SDK's and the exact one (JSON responses: %s)",
+  (json) => {
+    const base = {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+    };
+    const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"${LATEST_PROTOCOL_VERSION}","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`;
+    const session = {
+      ...base,
+      "mcp-session-id": "s1",
+      "mcp-protocol-version": LATEST_PROTOCOL_VERSION,
+    };
+    const steps: [string, RequestInit][] = [
+      [
+        "tools/list before initialize",
+        { method: "POST", headers: base, body: '{"jsonrpc":"2.0","id":0,"method":"tools/list"}' },
+      ],
+      [
+        "no Accept",
+        { method: "POST", headers: { "content-type": "application/json" }, body: initialize },
+      ],
+      [
+        "not JSON content",
+        { method: "POST", headers: { ...base, "content-type": "text/plain" }, body: initialize },
+      ],
+      ["malformed", { method: "POST", headers: base, body: "{oops" }],
+      ["oversized", { method: "POST", headers: base, body: `{"pad":"${"x".repeat(5000)}"}` }],
+      ["not JSON-RPC", { method: "POST", headers: base, body: '{"hello":1}' }],
+      ["initialize", { method: "POST", headers: base, body: initialize }],
+      [
+        "initialized",
+        {
+          method: "POST",
+          headers: session,
+          body: '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+        },
+      ],
+      [
+        "no session id",
+        { method: "POST", headers: base, body: '{"jsonrpc":"2.0","id":2,"method":"tools/list"}' },
+      ],
+      [
+        "wrong session id",
+        {
+          method: "POST",
+          headers: { ...session, "mcp-session-id": "s2" },
+          body: '{"jsonrpc":"2.0","id":2,"method":"tools/list"}',
+        },
+      ],
+      [
+        "tools/list",
+        {
+          method: "POST",
+          headers: session,
+          body: '{"jsonrpc":"2.0","id":3,"method":"tools/list"}',
+        },
+      ],
+      [
+        "a call without big numbers",
+        {
+          method: "POST",
+          headers: session,
+          body: '{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"plain_echo","arguments":{"id":7}}}',
+        },
+      ],
+      ["PUT", { method: "PUT", headers: session }],
+      ["DELETE", { method: "DELETE", headers: session }],
+      [
+        "after DELETE",
+        {
+          method: "POST",
+          headers: session,
+          body: '{"jsonrpc":"2.0","id":5,"method":"tools/list"}',
+        },
+      ],
+    ];
+
+    test("status, content type and body of every step", async () => {
+      const logs: string[][] = [];
+      for (const Transport of [
+        (await import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"))
+          .WebStandardStreamableHTTPServerTransport,
+        ExactWebStandardStreamableHTTPServerTransport,
+      ]) {
+        const transport = new Transport({
+          sessionIdGenerator: () => "s1",
+          enableJsonResponse: json,
+          maxRequestBodySize: 4096,
+        });
+        const errors: string[] = [];
+        await exactServer().connect(transport);
+        transport.onerror = (e) => errors.push(e.message);
+        const log: string[] = [];
+        for (const [name, init] of steps) {
+          const response = await transport.handleRequest(new Request("http://127.0.0.1/mcp", init));
+          log.push(
+            `${name}: ${response.status} ${response.headers.get("content-type")} ${await response.text()}`,
+          );
+        }
+        log.push(...errors.map((e) => `onerror ${e}`));
+        logs.push(log);
+      }
+      expect(logs[1]).toEqual(logs[0]);
+      expect(logs[0]!.find((l) => l.startsWith("a call without big numbers"))).toContain(
+        "number:7",
+      );
+    });
+  },
+);
