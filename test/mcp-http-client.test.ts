@@ -303,6 +303,45 @@ describe("drop-in against a raw HTTP server", () => {
     HANG_GUARD,
   );
 
+  test("a batch of requests is sent exactly, as one array, and its answers arrive", async () => {
+    let received = "";
+    const server = await rawServer((res, body) => {
+      received = body;
+      res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(`[${RESULT(1, '{"n":1.0}')},${RESULT(2, "{}")}]`);
+    });
+    const seen: string[] = [];
+    try {
+      const t = new ExactStreamableHTTPClientTransport(server.url);
+      t.onmessage = (m) =>
+        seen.push(structuredContentJson((m as { result: object }).result) ?? "-");
+      await t.start();
+      const batch = [
+        {
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: { name: "t", arguments: exactJsonArguments('{"a":1.0}') },
+        },
+        {
+          jsonrpc: "2.0",
+          id: 2,
+          method: "tools/call",
+          params: { name: "t", arguments: { b: 2n } },
+        },
+      ];
+      await t.send(batch as unknown as JSONRPCMessage);
+      await t.close();
+    } finally {
+      await server.close();
+    }
+    expect(received).toBe(
+      '[{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"a":1.0}}},{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t","arguments":{"b":2}}}]',
+    );
+    expect(seen).toEqual(['{"n":1.0}', "{}"]);
+  });
+
   test("start twice is refused alike; close calls onclose", async () => {
     const logs = await both(async (make) => {
       const log: string[] = [];
@@ -367,7 +406,9 @@ describe.each([false, true])(
       "a StrictInt id above 2^53 arrives exactly and comes back exactly",
       async () => {
         const client = new Client({ name: "exact-http", version: "1" });
-        await client.connect(new ExactStreamableHTTPClientTransport(server.url));
+        const transport = new ExactStreamableHTTPClientTransport(server.url);
+        await client.connect(transport);
+        expect(typeof transport.sessionId).toBe("string");
         const user = await client.callTool({
           name: "get_user",
           arguments: exactJsonArguments('{"user_id":9007199254740993}'),
@@ -388,6 +429,8 @@ describe.each([false, true])(
         });
         expect(alert.isError).toBeFalsy();
         expect(structuredContentJson(alert)).toContain('"threshold":5.0');
+        await transport.terminateSession();
+        expect(transport.sessionId).toBeUndefined();
         await client.close();
       },
       HANG_GUARD,

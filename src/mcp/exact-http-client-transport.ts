@@ -158,10 +158,12 @@ export class ExactStreamableHTTPClientTransport extends StreamableHTTPClientTran
     const original = standIns.get(message) ?? message;
     const exact = serializeExactMessage(original);
     const key = JSON.stringify(`struct-json-bridge/exact-body/${globalThis.crypto.randomUUID()}`);
-    const standIn = Object.defineProperty({ ...original }, "toJSON", {
+    // A batch stays an array: the SDK looks for requests in it.
+    const copy = Array.isArray(original) ? [...(original as unknown[])] : { ...original };
+    const standIn = Object.defineProperty(copy, "toJSON", {
       value: () => JSON.parse(key) as string,
       enumerable: false,
-    }) as JSONRPCMessage;
+    }) as unknown as JSONRPCMessage;
     standIns.set(standIn, original);
     this.exactBodies.set(key, exact);
     try {
