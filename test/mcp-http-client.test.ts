@@ -342,6 +342,52 @@ describe("drop-in against a raw HTTP server", () => {
     expect(seen).toEqual(['{"n":1.0}', "{}"]);
   });
 
+  test("a result nested 100,000 levels deep reaches onmessage as with the SDK's transport", async () => {
+    const deep = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
+    const server = await rawServer((res) =>
+      res.writeHead(200, { "content-type": "application/json" }).end(RESULT(1, `{"deep":${deep}}`)),
+    );
+    try {
+      const logs = await both(async (make) => {
+        const log: string[] = [];
+        const t = make(server.url);
+        t.onmessage = (m) => log.push(`message ${"result" in m ? "result" : "other"}`);
+        t.onerror = (e) => log.push(`onerror ${e.message}`);
+        await t.start();
+        await t.send(REQUEST).then(() => log.push("sent"));
+        await t.close();
+        return log;
+      });
+      expect(logs[1]).toEqual(logs[0]);
+      expect(logs[0]).toEqual(["message result", "sent"]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test("a message JSON.stringify cannot write: onerror, then the rejection, alike", async () => {
+    const server = await rawServer((res) => res.writeHead(202).end());
+    try {
+      const logs = await both(async (make) => {
+        const log: string[] = [];
+        const t = make(server.url);
+        t.onerror = (e) => log.push(`onerror ${e.constructor.name}`);
+        await t.start();
+        const cyclic: Record<string, unknown> = { jsonrpc: "2.0", method: "notifications/x" };
+        cyclic.params = { self: cyclic };
+        await t
+          .send(cyclic as JSONRPCMessage)
+          .catch((e: Error) => log.push(`rejected ${e.constructor.name}`));
+        await t.close();
+        return log;
+      });
+      expect(logs[1]).toEqual(logs[0]);
+      expect(logs[0]).toEqual(["onerror TypeError", "rejected TypeError"]);
+    } finally {
+      await server.close();
+    }
+  });
+
   test("start twice is refused alike; close calls onclose", async () => {
     const logs = await both(async (make) => {
       const log: string[] = [];

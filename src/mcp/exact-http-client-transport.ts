@@ -30,7 +30,13 @@ export function exactResponseText(text: string): string {
   if (Array.isArray(parsed)) {
     for (const [i, m] of parsed.entries()) recordStructuredContentText(m, text, [i]);
   } else recordStructuredContentText(parsed, text);
-  return JSON.stringify(parsed);
+  try {
+    return JSON.stringify(parsed);
+  } catch {
+    // Nesting deeper than JSON.stringify's stack (about 10,000 levels): hand the
+    // SDK the text as it came, as its own transport would (no exact text recorded).
+    return text;
+  }
 }
 
 /**
@@ -156,7 +162,14 @@ export class ExactStreamableHTTPClientTransport extends StreamableHTTPClientTran
     options?: Parameters<StreamableHTTPClientTransport["send"]>[1],
   ): Promise<void> {
     const original = standIns.get(message) ?? message;
-    const exact = serializeExactMessage(original);
+    let exact: string;
+    try {
+      exact = serializeExactMessage(original);
+    } catch (error) {
+      // Where the SDK's send fails to serialize: reported through onerror, then thrown.
+      this.onerror?.(error as Error);
+      throw error;
+    }
     const key = JSON.stringify(`struct-json-bridge/exact-body/${globalThis.crypto.randomUUID()}`);
     // A batch stays an array: the SDK looks for requests in it.
     const copy = Array.isArray(original) ? [...(original as unknown[])] : { ...original };
