@@ -1,25 +1,7 @@
+import type { StructJsonErrorCode } from "./codes.js";
 import type { JsonPointer } from "./json-pointer.js";
 
-/** Every code a {@link StructJsonError} can carry. */
-export type StructJsonErrorCode =
-  // Decoder (Struct → JSON)
-  | "non-finite-number"
-  | "value-unset"
-  | "recursion-limit"
-  | "schema-invalid"
-  | "option-invalid"
-  // Encoder (JSON → Struct) and raw text
-  | "invalid-json"
-  | "not-an-object"
-  | "duplicate-key"
-  | "invalid-unicode"
-  | "number-out-of-range"
-  | "raw-struct-mismatch"
-  | "message-invalid"
-  // Repair mode
-  | "arguments-rejected"
-  // MCP adapter (struct-json-bridge/mcp)
-  | "exact-json-unsupported";
+export type { StructJsonErrorCode } from "./codes.js";
 
 /**
  * The one error this package throws for bad input. `path` is an RFC 6901 JSON

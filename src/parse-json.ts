@@ -1,7 +1,7 @@
 // A lossless, validating JSON text parser. It sees every number's original
 // text (JSON.parse does not), rejects what has two readings (duplicate keys)
 // or cannot travel as protobuf UTF-8 (lone surrogates), and builds either the
-// Struct message (structFromJson) or the plain JsonObject that protobuf-es
+// Struct message (structMessageFromJson) or the plain JsonObject that protobuf-es
 // uses for Struct fields (toolCallFromJson, raw-text verification) in one pass.
 
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";

@@ -151,7 +151,7 @@ function repair(
 
 /**
  * {@link repairArguments} for callers that want text or an exception (e.g.
- * `toolCallArgumentsJson` with `repair: true`): returns the (repaired)
+ * `toolCallToJson` with `repair: true`): returns the (repaired)
  * arguments text, or throws {@link StructJsonError} with the first issue's
  * path and code `arguments-rejected` (or the input's own code, such as
  * `invalid-json` or `schema-invalid`). The message lists failing paths and

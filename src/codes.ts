@@ -1,0 +1,42 @@
+// The package's one code vocabulary. Every code is written once, in the group
+// that says how it reaches the caller; docs/codes.md gives each one's meaning
+// and an example path (a test checks the two against each other).
+
+/** Codes that are only ever thrown, as a {@link StructJsonError}'s `code`. */
+type ThrownCode =
+  | "recursion-limit"
+  | "schema-invalid"
+  | "option-invalid"
+  | "invalid-json"
+  | "not-an-object"
+  | "duplicate-key"
+  | "invalid-unicode"
+  | "number-out-of-range"
+  | "raw-struct-mismatch"
+  | "message-invalid"
+  | "arguments-rejected"
+  | "exact-json-unsupported";
+
+/** Codes that are only ever reported, as a diagnostic's `code`; the call goes on. */
+type ReportedCode =
+  | "not-an-integer"
+  | "integer-precision-lost"
+  | "number-precision-lost"
+  | "ambiguous-number"
+  | "schema-ref-unresolved"
+  | "schema-too-complex"
+  | "schema-pattern-unevaluated"
+  | "precision-lost"
+  | "raw-json-invalid"
+  | "integer-written-as-float"
+  | "argument-repaired"
+  | "argument-rejected";
+
+/** Codes thrown by default and reported instead when an option says so (`nonFinite`, `unsetValue`: "null"). */
+type ThrownOrReportedCode = "non-finite-number" | "value-unset";
+
+/** Every code a {@link StructJsonError} can carry. */
+export type StructJsonErrorCode = ThrownCode | ThrownOrReportedCode;
+
+/** Every code a diagnostic can carry. */
+export type DiagnosticCode = ReportedCode | ThrownOrReportedCode;
