@@ -15,7 +15,9 @@ type ThrownCode =
   | "raw-struct-mismatch"
   | "message-invalid"
   | "arguments-rejected"
-  | "exact-json-unsupported";
+  | "exact-json-unsupported"
+  | "provider-text-unavailable"
+  | "provider-response-invalid";
 
 /** Codes that are only ever reported, as a diagnostic's `code`; the call goes on. */
 type ReportedCode =
