@@ -58,11 +58,21 @@ export function isStructJsonError(e: unknown): e is StructJsonError {
 }
 
 /**
+ * True when `e` is the engine's stack overflow: V8's and JavaScriptCore's
+ * RangeError ("Maximum call stack size exceeded"), SpiderMonkey's
+ * InternalError ("too much recursion"). The package's one test for it.
+ */
+export function isStackOverflow(e: unknown): boolean {
+  if (e instanceof RangeError) return /call stack/i.test(e.message);
+  return e instanceof Error && e.name === "InternalError" && /too much recursion/i.test(e.message);
+}
+
+/**
  * Turns an engine stack overflow into the documented `recursion-limit` error, so
  * callers never see a bare RangeError even when they raise `recursionLimit`.
  */
 export function rethrowStackOverflow(e: unknown, path: JsonPointer = ""): never {
-  if (e instanceof RangeError && /call stack/i.test(e.message)) {
+  if (isStackOverflow(e)) {
     throw new StructJsonError(
       "recursion-limit",
       path,

@@ -9,6 +9,7 @@ import type { ListValue, Struct, Value } from "@bufbuild/protobuf/wkt";
 import { rethrowStackOverflow, StructJsonError } from "./errors.js";
 import { pointerFrom } from "./json-pointer.js";
 import { numberTextIsWhole, numberTextLosesPrecision } from "./number-text.js";
+import { setOwnProperty } from "./own-property.js";
 
 /** What the parser builds. */
 export type ParseTarget = "struct" | "plain";
@@ -181,16 +182,7 @@ class Parser {
           this.fail("duplicate-key", "a key appears twice in one object (two readings)");
         }
         const v = this.value(depth);
-        if (key === "__proto__") {
-          Object.defineProperty(fields, key, {
-            value: v,
-            enumerable: true,
-            writable: true,
-            configurable: true,
-          });
-        } else {
-          fields[key] = v;
-        }
+        setOwnProperty(fields, key, v);
         tokens.pop();
         this.ws();
         const c = s.charCodeAt(this.i);
@@ -473,4 +465,223 @@ function skipDigits(s: string, i: number): number {
 
 function valueMsg(kase: Value["kind"]["case"], value: unknown): Value {
   return { $typeName: "google.protobuf.Value", kind: { case: kase, value } as Value["kind"] };
+}
+
+// ---------------------------------------------------------------------------
+// The same parser, reporting spans: where each value's text starts and ends,
+// and each number's text exactly as written. For callers that cut or edit the
+// text in place (repair, the MCP and provider adapters) rather than build a
+// Struct. Same definition of valid JSON, same errors, same limits.
+
+/** A JSON value with its `[start, end)` span in the text it was read from. */
+export type JsonSpanNode =
+  | JsonObjectSpan
+  | JsonArraySpan
+  | JsonStringSpan
+  | JsonNumberSpan
+  | JsonLiteralSpan;
+
+/** An object; `members` in text order. */
+export interface JsonObjectSpan {
+  readonly kind: "object";
+  readonly start: number;
+  readonly end: number;
+  readonly members: readonly JsonMemberSpan[];
+}
+
+/** One `"key": value` of an object; `keyStart` is the offset of its opening quote. */
+export interface JsonMemberSpan {
+  readonly key: string;
+  readonly keyStart: number;
+  readonly value: JsonSpanNode;
+}
+
+/** An array. */
+export interface JsonArraySpan {
+  readonly kind: "array";
+  readonly start: number;
+  readonly end: number;
+  readonly items: readonly JsonSpanNode[];
+}
+
+/** A string; `value` is its content, unescaped. */
+export interface JsonStringSpan {
+  readonly kind: "string";
+  readonly start: number;
+  readonly end: number;
+  readonly value: string;
+}
+
+/** A number; `text` is exactly as written. */
+export interface JsonNumberSpan {
+  readonly kind: "number";
+  readonly start: number;
+  readonly end: number;
+  readonly text: string;
+}
+
+/** `true`, `false` or `null`. */
+export interface JsonLiteralSpan {
+  readonly kind: "true" | "false" | "null";
+  readonly start: number;
+  readonly end: number;
+}
+
+/**
+ * Parses one JSON value filling the whole text into a tree of spans. Accepts
+ * and rejects exactly what {@link parseJsonText} does, with the same errors.
+ */
+export function parseJsonSpans(text: string, recursionLimit: number): JsonSpanNode {
+  if (typeof text !== "string") {
+    throw new StructJsonError("invalid-json", "", "the JSON text must be a string", {
+      position: 0,
+    });
+  }
+  const p = new SpanParser(text, recursionLimit);
+  try {
+    p.ws();
+    const node = p.node(0);
+    p.ws();
+    if (p.i < text.length) p.syntax("unexpected data after the JSON value");
+    return node;
+  } catch (e) {
+    return rethrowStackOverflow(e, pointerFrom(p.tokens));
+  }
+}
+
+/** The node at `tokens` (member names, array indices) below `node`; undefined when there is none. */
+export function spanAt(
+  node: JsonSpanNode,
+  tokens: readonly (string | number)[],
+): JsonSpanNode | undefined {
+  let at: JsonSpanNode | undefined = node;
+  for (const token of tokens) {
+    if (at.kind === "object" && typeof token === "string") {
+      // Keys are unique (duplicates are rejected), so the first match is the only one.
+      at = at.members.find((m) => m.key === token)?.value;
+    } else if (at.kind === "array" && typeof token === "number") {
+      at = at.items[token];
+    } else return undefined;
+    if (at === undefined) return undefined;
+  }
+  return at;
+}
+
+/** The parser's strings, numbers, literals and errors, building spans instead of values. */
+class SpanParser extends Parser {
+  private readonly text: string;
+  private readonly nestingLimit: number;
+
+  constructor(text: string, recursionLimit: number) {
+    super(text, false, recursionLimit, undefined);
+    this.text = text;
+    this.nestingLimit = recursionLimit;
+  }
+
+  node(depth: number): JsonSpanNode {
+    const start = this.i;
+    const c = this.text.charCodeAt(start);
+    switch (c) {
+      case 123: // {
+        return this.objectNode(depth + 1);
+      case 91: // [
+        return this.arrayNode(depth + 1);
+      case QUOTE: {
+        const value = this.string();
+        return { kind: "string", start, end: this.i, value };
+      }
+      case 116: // t
+        this.literal("true");
+        return { kind: "true", start, end: this.i };
+      case 102: // f
+        this.literal("false");
+        return { kind: "false", start, end: this.i };
+      case 110: // n
+        this.literal("null");
+        return { kind: "null", start, end: this.i };
+      default:
+        if (c === 45 || (c >= 48 && c <= 57)) {
+          this.number();
+          return { kind: "number", start, end: this.i, text: this.text.slice(start, this.i) };
+        }
+        return this.syntax("unexpected character");
+    }
+  }
+
+  objectNode(depth: number): JsonObjectSpan {
+    if (depth > this.nestingLimit)
+      this.fail("recursion-limit", `nesting deeper than recursionLimit ${this.nestingLimit}`);
+    const s = this.text;
+    const start = this.i;
+    this.i++; // {
+    this.ws();
+    const members: JsonMemberSpan[] = [];
+    const seen = new Set<string>();
+    const tokens = this.tokens;
+    if (s.charCodeAt(this.i) === 125) {
+      this.i++;
+      return { kind: "object", start, end: this.i, members };
+    }
+    for (;;) {
+      if (s.charCodeAt(this.i) !== QUOTE) this.syntax("expected a string key");
+      const keyStart = this.i;
+      const key = this.string();
+      this.ws();
+      if (s.charCodeAt(this.i) !== 58) this.syntax("expected ':'");
+      this.i++;
+      this.ws();
+      tokens.push(key);
+      if (seen.has(key)) {
+        this.i = keyStart;
+        this.fail("duplicate-key", "a key appears twice in one object (two readings)");
+      }
+      seen.add(key);
+      members.push({ key, keyStart, value: this.node(depth) });
+      tokens.pop();
+      this.ws();
+      const c = s.charCodeAt(this.i);
+      if (c === 44) {
+        this.i++;
+        this.ws();
+      } else if (c === 125) {
+        this.i++;
+        return { kind: "object", start, end: this.i, members };
+      } else {
+        this.syntax("expected ',' or '}'");
+      }
+    }
+  }
+
+  arrayNode(depth: number): JsonArraySpan {
+    if (depth > this.nestingLimit)
+      this.fail("recursion-limit", `nesting deeper than recursionLimit ${this.nestingLimit}`);
+    const s = this.text;
+    const start = this.i;
+    this.i++; // [
+    this.ws();
+    const items: JsonSpanNode[] = [];
+    if (s.charCodeAt(this.i) === 93) {
+      this.i++;
+      return { kind: "array", start, end: this.i, items };
+    }
+    const tokens = this.tokens;
+    tokens.push(0);
+    const last = tokens.length - 1;
+    for (let n = 0; ; n++) {
+      tokens[last] = n;
+      items.push(this.node(depth));
+      this.ws();
+      const c = s.charCodeAt(this.i);
+      if (c === 44) {
+        this.i++;
+        this.ws();
+      } else if (c === 93) {
+        this.i++;
+        tokens.pop();
+        return { kind: "array", start, end: this.i, items };
+      } else {
+        this.syntax("expected ',' or ']'");
+      }
+    }
+  }
 }

@@ -22,6 +22,7 @@ import { pointerFrom } from "./json-pointer.js";
 import type { JsonSchema } from "./json-schema.js";
 import { MessageProbe, PlainProbe } from "./object-probes.js";
 import { checkFunction, checkLimit, checkOneOf, invalidOption, makeOptions } from "./options.js";
+import { setOwnProperty } from "./own-property.js";
 import type { PatternEngine } from "./patterns/engine.js";
 import {
   type RawTextSink,
@@ -362,7 +363,7 @@ class Writer {
         stack.push(opened);
       }
       if (keys === undefined) (frame.out as unknown[])[i] = out;
-      else setMember(frame.out as Record<string, unknown>, key as string, out);
+      else setOwnProperty(frame.out as Record<string, unknown>, key as string, out);
     }
     return rootFrame.out;
   }
@@ -582,18 +583,4 @@ function exactInteger(v: number, raw: RawTextSink): unknown {
     return digits === js ? v : raw.text(digits);
   }
   return raw.text(BigInt(v).toString());
-}
-
-/** Sets an own member, also for "__proto__" (an ordinary key here, never the prototype). */
-function setMember(out: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === "__proto__") {
-    Object.defineProperty(out, key, {
-      value,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  } else {
-    out[key] = value;
-  }
 }

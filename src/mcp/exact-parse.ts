@@ -3,6 +3,7 @@
 // and without any foreign parser whose errors could quote the text.
 
 import { type JsonPointer, pointerAppend } from "../json-pointer.js";
+import { setOwnProperty } from "../own-property.js";
 
 /** Decides what a number becomes; `path` computes the number's JSON Pointer on demand. */
 export type NumberReader = (text: string, path: () => JsonPointer) => unknown;
@@ -71,13 +72,7 @@ export function buildExactJson(
     if (frame === undefined) root = value;
     else if (Array.isArray(frame.container)) frame.container.push(value);
     else {
-      // defineProperty: "__proto__" is an ordinary member name here, never a prototype.
-      Object.defineProperty(frame.container, frame.key as string, {
-        value,
-        writable: true,
-        enumerable: true,
-        configurable: true,
-      });
+      setOwnProperty(frame.container, frame.key as string, value);
     }
   };
 

@@ -6,8 +6,7 @@
 // `provider-text-unavailable` when it is given only the parsed message.
 
 import { DEFAULT_STRUCT_DEPTH } from "../from-json.js";
-import { parseJsonText } from "../parse-json.js";
-import { elementSpans, memberSpan, rootSpan } from "./json-spans.js";
+import { parseJsonSpans, parseJsonText, spanAt } from "../parse-json.js";
 import {
   field,
   indexField,
@@ -160,12 +159,10 @@ function fromBody(body: string, recursionLimit: number): ProviderToolCall[] {
   const blocks = listField(message, "content", "");
   const calls = new ToolCallAssembler((index) => `/content/${index}`);
   if (!blocks.some((block) => field(block, "type") === "tool_use")) return [];
-  const root = rootSpan(body);
-  const contentSpan = memberSpan(body, root, "content", limit)!;
-  const blockSpans = elementSpans(body, contentSpan, limit);
+  const spans = parseJsonSpans(body, limit);
   blocks.forEach((block, index) => {
     if (field(block, "type") !== "tool_use") return;
-    const input = memberSpan(body, blockSpans[index]!, "input", limit);
+    const input = spanAt(spans, ["content", index, "input"]);
     if (input === undefined) {
       throw providerError(
         "provider-response-invalid",
