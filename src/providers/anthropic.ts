@@ -26,8 +26,14 @@ export interface MessageStreamEventLike {
 
 /** A fetch `Response` (what `.asResponse()` gives), read once for its body text. */
 export interface ResponseLike {
+  /** Whether the body was already read (then its text is gone: `withResponse()` reads it). */
   readonly bodyUsed: boolean;
-  readonly headers: { get(name: string): string | null };
+  /** The response's headers, for its content type. */
+  readonly headers: {
+    /** A header's value, or null when absent. */
+    get(name: string): string | null;
+  };
+  /** The body as text, read once. */
   text(): Promise<string>;
 }
 

@@ -32,7 +32,8 @@ export type ExactArguments<T, I = bigint> = T extends number
       ? { [K in keyof T]: ExactArguments<T[K], I> }
       : T;
 
-type JsonRecord = Record<string, unknown>;
+/** A JSON object as handlers and results carry it (`_meta`, `structuredContent`). */
+export type JsonRecord = Record<string, unknown>;
 
 /** The least a handler's `extra` holds: the request's `_meta`. */
 export interface ToolHandlerExtra {

@@ -15,6 +15,7 @@ export {
   type ExactToolResult,
   exactArgumentsJson,
   exactToolHandler,
+  type JsonRecord,
   type ToolHandlerExtra,
 } from "./exact-tool-handler.js";
 export {
@@ -22,4 +23,8 @@ export {
   type ExactWebStandardStreamableHTTPServerTransportOptions,
 } from "./exact-web-standard-server-transport.js";
 export type { NumberLoss, NumberLossCode } from "./number-loss.js";
-export { ARGUMENTS_JSON_META_KEY, type ExactServerOptions } from "./request-gate.js";
+export {
+  ARGUMENTS_JSON_META_KEY,
+  type ExactServerOptions,
+  type MessageHandler,
+} from "./request-gate.js";
