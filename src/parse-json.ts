@@ -527,29 +527,46 @@ export interface JsonLiteralSpan {
   readonly end: number;
 }
 
+/** Options of {@link parseJsonSpans}. */
+export interface JsonSpanOptions {
+  /**
+   * A key repeated in one object: "reject" (default) throws `duplicate-key`,
+   * as everywhere else in the package; "keep" keeps every member, for texts
+   * already read by `JSON.parse` elsewhere, whose reading (the last one wins)
+   * {@link spanAt} then follows.
+   */
+  readonly duplicateKeys?: "reject" | "keep";
+}
+
 /**
  * Parses one JSON value filling the whole text into a tree of spans. Accepts
- * and rejects exactly what {@link parseJsonText} does, with the same errors.
+ * and rejects exactly what {@link parseJsonText} does, with the same errors
+ * (unless `duplicateKeys` is "keep"). Iterative: any depth within
+ * `recursionLimit` is safe.
  */
-export function parseJsonSpans(text: string, recursionLimit: number): JsonSpanNode {
+export function parseJsonSpans(
+  text: string,
+  recursionLimit: number,
+  options?: JsonSpanOptions,
+): JsonSpanNode {
   if (typeof text !== "string") {
     throw new StructJsonError("invalid-json", "", "the JSON text must be a string", {
       position: 0,
     });
   }
-  const p = new SpanParser(text, recursionLimit);
-  try {
-    p.ws();
-    const node = p.node(0);
-    p.ws();
-    if (p.i < text.length) p.syntax("unexpected data after the JSON value");
-    return node;
-  } catch (e) {
-    return rethrowStackOverflow(e, pointerFrom(p.tokens));
-  }
+  const p = new SpanParser(text, recursionLimit, options?.duplicateKeys === "keep");
+  p.ws();
+  const node = p.tree();
+  p.ws();
+  if (p.i < text.length) p.syntax("unexpected data after the JSON value");
+  return node;
 }
 
-/** The node at `tokens` (member names, array indices) below `node`; undefined when there is none. */
+/**
+ * The node at `tokens` (member names, array indices) below `node`; undefined
+ * when there is none. Of repeated keys (kept only with `duplicateKeys: "keep"`)
+ * the last one counts, as with `JSON.parse`.
+ */
 export function spanAt(
   node: JsonSpanNode,
   tokens: readonly (string | number)[],
@@ -557,8 +574,7 @@ export function spanAt(
   let at: JsonSpanNode | undefined = node;
   for (const token of tokens) {
     if (at.kind === "object" && typeof token === "string") {
-      // Keys are unique (duplicates are rejected), so the first match is the only one.
-      at = at.members.find((m) => m.key === token)?.value;
+      at = at.members.findLast((m) => m.key === token)?.value;
     } else if (at.kind === "array" && typeof token === "number") {
       at = at.items[token];
     } else return undefined;
@@ -567,25 +583,128 @@ export function spanAt(
   return at;
 }
 
-/** The parser's strings, numbers, literals and errors, building spans instead of values. */
+/** An object or array {@link SpanParser} is inside of. */
+interface OpenSpan {
+  readonly start: number;
+  /** The members of an object; undefined for an array. */
+  readonly members: JsonMemberSpan[] | undefined;
+  readonly items: JsonSpanNode[];
+  /** The keys seen (objects, when duplicates are rejected). */
+  readonly seen: Set<string> | undefined;
+  /** The member being read: its key and where the key starts. */
+  key: string;
+  keyStart: number;
+}
+
+/**
+ * The parser's strings, numbers, literals, whitespace and errors, building
+ * spans instead of values, with its own stack of open containers.
+ */
 class SpanParser extends Parser {
   private readonly text: string;
   private readonly nestingLimit: number;
+  private readonly keepDuplicates: boolean;
 
-  constructor(text: string, recursionLimit: number) {
+  constructor(text: string, recursionLimit: number, keepDuplicates: boolean) {
     super(text, false, recursionLimit, undefined);
     this.text = text;
     this.nestingLimit = recursionLimit;
+    this.keepDuplicates = keepDuplicates;
   }
 
-  node(depth: number): JsonSpanNode {
-    const start = this.i;
-    const c = this.text.charCodeAt(start);
+  tree(): JsonSpanNode {
+    const s = this.text;
+    const stack: OpenSpan[] = [];
+    const tokens = this.tokens;
+    for (;;) {
+      // One value at this.i: a scalar, an empty container, or an opened one.
+      const start = this.i;
+      const c = s.charCodeAt(start);
+      let node: JsonSpanNode;
+      if (c === 123 || c === 91) {
+        if (stack.length + 1 > this.nestingLimit)
+          this.fail("recursion-limit", `nesting deeper than recursionLimit ${this.nestingLimit}`);
+        this.i++;
+        this.ws();
+        const isObject = c === 123;
+        if (s.charCodeAt(this.i) === (isObject ? 125 : 93)) {
+          this.i++;
+          node = isObject
+            ? { kind: "object", start, end: this.i, members: [] }
+            : { kind: "array", start, end: this.i, items: [] };
+        } else {
+          const open: OpenSpan = {
+            start,
+            members: isObject ? [] : undefined,
+            items: [],
+            seen: isObject && !this.keepDuplicates ? new Set() : undefined,
+            key: "",
+            keyStart: 0,
+          };
+          stack.push(open);
+          if (isObject) this.memberKey(open);
+          else tokens.push(0);
+          continue;
+        }
+      } else {
+        node = this.scalar(start, c);
+      }
+      // Attach the value, closing every container it completes.
+      for (;;) {
+        const top = stack[stack.length - 1];
+        if (top === undefined) return node;
+        if (top.members !== undefined) {
+          top.members.push({ key: top.key, keyStart: top.keyStart, value: node });
+        } else top.items.push(node);
+        this.ws();
+        const next = s.charCodeAt(this.i);
+        if (next === 44) {
+          this.i++;
+          this.ws();
+          if (top.members !== undefined) {
+            tokens.pop();
+            this.memberKey(top);
+          } else tokens[tokens.length - 1] = top.items.length;
+          break;
+        }
+        if (next !== (top.members !== undefined ? 125 : 93)) {
+          this.syntax(top.members !== undefined ? "expected ',' or '}'" : "expected ',' or ']'");
+        }
+        this.i++;
+        tokens.pop();
+        stack.pop();
+        node =
+          top.members !== undefined
+            ? { kind: "object", start: top.start, end: this.i, members: top.members }
+            : { kind: "array", start: top.start, end: this.i, items: top.items };
+      }
+    }
+  }
+
+  /** Reads `"key":` of the next member of `open`, leaving this.i at its value. */
+  memberKey(open: OpenSpan): void {
+    const s = this.text;
+    if (s.charCodeAt(this.i) !== QUOTE) this.syntax("expected a string key");
+    const keyStart = this.i;
+    const key = this.string();
+    this.ws();
+    if (s.charCodeAt(this.i) !== 58) this.syntax("expected ':'");
+    this.i++;
+    this.ws();
+    this.tokens.push(key);
+    if (open.seen !== undefined) {
+      if (open.seen.has(key)) {
+        this.i = keyStart;
+        this.fail("duplicate-key", "a key appears twice in one object (two readings)");
+      }
+      open.seen.add(key);
+    }
+    open.key = key;
+    open.keyStart = keyStart;
+  }
+
+  scalar(start: number, c: number): JsonSpanNode {
     switch (c) {
-      case 123: // {
-        return this.objectNode(depth + 1);
-      case 91: // [
-        return this.arrayNode(depth + 1);
       case QUOTE: {
         const value = this.string();
         return { kind: "string", start, end: this.i, value };
@@ -605,83 +724,6 @@ class SpanParser extends Parser {
           return { kind: "number", start, end: this.i, text: this.text.slice(start, this.i) };
         }
         return this.syntax("unexpected character");
-    }
-  }
-
-  objectNode(depth: number): JsonObjectSpan {
-    if (depth > this.nestingLimit)
-      this.fail("recursion-limit", `nesting deeper than recursionLimit ${this.nestingLimit}`);
-    const s = this.text;
-    const start = this.i;
-    this.i++; // {
-    this.ws();
-    const members: JsonMemberSpan[] = [];
-    const seen = new Set<string>();
-    const tokens = this.tokens;
-    if (s.charCodeAt(this.i) === 125) {
-      this.i++;
-      return { kind: "object", start, end: this.i, members };
-    }
-    for (;;) {
-      if (s.charCodeAt(this.i) !== QUOTE) this.syntax("expected a string key");
-      const keyStart = this.i;
-      const key = this.string();
-      this.ws();
-      if (s.charCodeAt(this.i) !== 58) this.syntax("expected ':'");
-      this.i++;
-      this.ws();
-      tokens.push(key);
-      if (seen.has(key)) {
-        this.i = keyStart;
-        this.fail("duplicate-key", "a key appears twice in one object (two readings)");
-      }
-      seen.add(key);
-      members.push({ key, keyStart, value: this.node(depth) });
-      tokens.pop();
-      this.ws();
-      const c = s.charCodeAt(this.i);
-      if (c === 44) {
-        this.i++;
-        this.ws();
-      } else if (c === 125) {
-        this.i++;
-        return { kind: "object", start, end: this.i, members };
-      } else {
-        this.syntax("expected ',' or '}'");
-      }
-    }
-  }
-
-  arrayNode(depth: number): JsonArraySpan {
-    if (depth > this.nestingLimit)
-      this.fail("recursion-limit", `nesting deeper than recursionLimit ${this.nestingLimit}`);
-    const s = this.text;
-    const start = this.i;
-    this.i++; // [
-    this.ws();
-    const items: JsonSpanNode[] = [];
-    if (s.charCodeAt(this.i) === 93) {
-      this.i++;
-      return { kind: "array", start, end: this.i, items };
-    }
-    const tokens = this.tokens;
-    tokens.push(0);
-    const last = tokens.length - 1;
-    for (let n = 0; ; n++) {
-      tokens[last] = n;
-      items.push(this.node(depth));
-      this.ws();
-      const c = s.charCodeAt(this.i);
-      if (c === 44) {
-        this.i++;
-        this.ws();
-      } else if (c === 93) {
-        this.i++;
-        tokens.pop();
-        return { kind: "array", start, end: this.i, items };
-      } else {
-        this.syntax("expected ',' or ']'");
-      }
     }
   }
 }

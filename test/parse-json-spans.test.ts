@@ -66,11 +66,22 @@ describe("parseJsonSpans", () => {
     );
   });
 
-  test("a stack overflow is recursion-limit, never a RangeError", () => {
+  test("iterative: any depth within the limit, and recursion-limit past it", () => {
     const deep = `${"[".repeat(200_000)}${"]".repeat(200_000)}`;
-    expect(() => parseJsonSpans(deep, 1_000_000)).toThrow(
-      expect.objectContaining({ code: "recursion-limit" }),
+    expect(parseJsonSpans(deep, 200_000)).toMatchObject({ kind: "array", start: 0, end: 400_000 });
+    expect(() => parseJsonSpans(deep, 199_999)).toThrow(
+      expect.objectContaining({ code: "recursion-limit", position: 199_999 }),
     );
+  });
+
+  test('duplicateKeys: "keep" keeps every member; spanAt follows the last, as JSON.parse', () => {
+    const text = '{"a":1,"a":{"b":2.50}}';
+    expect(() => parseJsonSpans(text, 5)).toThrow(
+      expect.objectContaining({ code: "duplicate-key", path: "/a", position: 7 }),
+    );
+    const root = parseJsonSpans(text, 5, { duplicateKeys: "keep" });
+    const b = spanAt(root, ["a", "b"])!;
+    expect(text.slice(b.start, b.end)).toBe("2.50");
   });
 
   test("property: same verdict as parseJsonText, and every span is its value's text", () => {
