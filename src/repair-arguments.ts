@@ -5,16 +5,18 @@ import type { Diagnostic, DiagnosticHandler } from "./diagnostics.js";
 import { isStructJsonError, StructJsonError } from "./errors.js";
 import type { JsonPointer } from "./json-pointer.js";
 import type { JsonSchema } from "./json-schema.js";
+import { Budget, REPAIR_BUDGET } from "./repair/budget.js";
 import { applyEdits } from "./repair/edits.js";
 import { integerLiteralCandidates } from "./repair/integer-literal.js";
 import type { JsonNode } from "./repair/json-tree.js";
 import { readJsonTree, validationValue } from "./repair/json-tree.js";
 import type { Candidate, RepairKind } from "./repair/rules.js";
 import { findCandidates } from "./repair/rules.js";
-import type { Failure, Validator } from "./repair/validator.js";
+import type { Failure } from "./repair/validator.js";
 import { validatorFor } from "./repair/validator.js";
 import { isCompiledSchema } from "./schema/index.js";
 
+export { REPAIR_BUDGET } from "./repair/budget.js";
 export type { RepairKind } from "./repair/rules.js";
 
 /** One repair that was applied: where, and which rule. Never a value. */
@@ -29,9 +31,13 @@ export interface Repair {
  * One reason the arguments were rejected. `keyword` is the failing JSON Schema
  * keyword as ajv names it ("type", "required", "minimum", "oneOf", ...), or one
  * of this package's codes: "invalid-json", "not-an-object", "duplicate-key",
- * "number-out-of-range", "recursion-limit", "schema-invalid", and
- * "schema-too-complex" (a schema `pattern` cannot be run safely on a string
- * this long).
+ * "number-out-of-range", "recursion-limit", "schema-invalid",
+ * "schema-too-complex" (the schema's size, nesting or union width, or the
+ * work validating these arguments takes, does not fit the call's `budget`;
+ * path "" — it is the call's, not a position's), and
+ * "schema-pattern-unevaluated" (the arguments reach a schema pattern the
+ * linear-time engine refuses, e.g. one with a backreference or a lookaround;
+ * path: the string, or the member whose key, is tested).
  */
 export interface Issue {
   /** RFC 6901 JSON Pointer of the failing position ("" is the whole object). */
@@ -57,12 +63,23 @@ export interface RepairArgumentsOptions {
   onDiagnostic: DiagnosticHandler;
   /** Deepest JSON nesting accepted (objects and arrays), also after a string's JSON is parsed in place. Default 100. */
   recursionLimit: number;
+  /**
+   * Work units the call may spend ({@link REPAIR_BUDGET}, 1,000,000, by
+   * default): the schema's size and nesting, each schema evaluation
+   * validation makes (every union branch tried, every `$ref` followed), the
+   * members and elements those evaluations loop over, and every pattern test
+   * in proportion to the text tested (docs/repair.md lists the units).
+   * Past it the call is rejected with `schema-too-complex`. The units are
+   * counted, never timed: the outcome never depends on the machine.
+   */
+  budget: number;
 }
 
 /** The frozen defaults of {@link RepairArgumentsOptions}. */
 export const repairArgumentsDefaults: Readonly<RepairArgumentsOptions> = Object.freeze({
   onDiagnostic: () => {},
   recursionLimit: 100,
+  budget: REPAIR_BUDGET,
 });
 
 // Each round applies the repairs at the positions failing in it; a string's
@@ -116,8 +133,14 @@ function repair(
   }
   // A compiled schema is opaque and ajv needs the schema itself: reading the
   // wrapper as a schema would accept everything, so it is refused outright.
-  const validate = isCompiledSchema(inputSchema) ? undefined : validatorFor(inputSchema);
-  if (validate === undefined) return reject([{ path: "", keyword: "schema-invalid" }], emit);
+  if (isCompiledSchema(inputSchema)) return reject([{ path: "", keyword: "schema-invalid" }], emit);
+  const compiled = validatorFor(inputSchema, opts.budget);
+  if ("refused" in compiled) return reject([{ path: "", keyword: compiled.refused }], emit);
+  // Charged on every call, compiled now or by an earlier one: the outcome
+  // never depends on what ran before.
+  const budget = new Budget(opts.budget);
+  budget.charge(compiled.units);
+  const validate: Validator = (value) => compiled.validate(value, budget);
 
   let text = argumentsJson;
   let root: JsonNode = first.root;
@@ -200,6 +223,9 @@ const ownCodes = [
   "recursion-limit",
   "schema-invalid",
 ] as const;
+
+/** Validates a value under the call's budget. */
+type Validator = (value: unknown) => readonly Failure[];
 
 interface RoundResult {
   readonly text: string;
@@ -286,6 +312,9 @@ function readOptions(options: Partial<RepairArgumentsOptions> | undefined): Repa
   }
   if (!Number.isSafeInteger(opts.recursionLimit) || opts.recursionLimit < 1) {
     throw new StructJsonError("option-invalid", "", "recursionLimit must be a positive integer");
+  }
+  if (!Number.isSafeInteger(opts.budget) || opts.budget < 1) {
+    throw new StructJsonError("option-invalid", "", "budget must be a positive integer");
   }
   return opts;
 }

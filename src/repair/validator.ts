@@ -1,13 +1,31 @@
-// Validation with ajv, compiled once per schema object. Every failure is
-// mapped to the position it is about, so that repairs can be limited to
-// failing positions and issues can name them.
+// Validation with ajv, compiled once per schema object from the copy
+// ./prepare-schema.ts makes, and bounded by the call's budget: every schema
+// evaluation and every pattern test is charged. Every failure is mapped to
+// the position it is about, so that repairs can be limited to failing
+// positions and issues can name them.
 
-import type { ErrorObject, Options, ValidateFunction } from "ajv";
-import { Ajv } from "ajv";
+import type {
+  CodeKeywordDefinition,
+  ErrorObject,
+  FuncKeywordDefinition,
+  Options,
+  ValidateFunction,
+} from "ajv";
+import { _, Ajv } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { JsonPointer } from "../json-pointer.js";
-import { pointerAppend } from "../json-pointer.js";
-import { compileSafePattern } from "../schema/safe-regex.js";
+import { parsePointer, pointerAppend } from "../json-pointer.js";
+import { compilePattern, isPatternRefusal } from "../patterns/engine.js";
+import { re2Patterns } from "../patterns/re2.js";
+import type { Budget } from "./budget.js";
+import { BudgetExceeded } from "./budget.js";
+import type { EvaluationCost } from "./prepare-schema.js";
+import {
+  COST_KEYWORD,
+  prepareSchema,
+  UNEVALUATED_PATTERN_KEYWORD,
+  UNEVALUATED_PATTERN_PROPERTIES_KEYWORD,
+} from "./prepare-schema.js";
 
 /** The JSON Schema dialects validated; others are read as the closer of the two. */
 export type Draft = "draft-07" | "2020-12";
@@ -22,68 +40,201 @@ export interface Failure {
   readonly params: Readonly<Record<string, unknown>>;
 }
 
-/** Validates a value; returns its failures, empty when the schema accepts it. */
-export type Validator = (value: unknown) => readonly Failure[];
+/** Validates a value, spending the call's budget; returns its failures, empty when the schema accepts it. */
+export type Validator = (value: unknown, budget: Budget) => readonly Failure[];
 
-// Compiled validators per schema object; null marks a schema ajv cannot compile.
-const cache = new WeakMap<object, Validator | null>();
-const booleanCache = new Map<boolean, Validator | null>();
+/** A schema ready to validate with, or the code it is refused with. */
+export type Compiled =
+  | { readonly validate: Validator; readonly units: number }
+  | { readonly refused: "schema-invalid" | "schema-too-complex" };
+
+interface CacheEntry {
+  /** The budget the schema was read under; a `schema-too-complex` read holds for budgets up to it. */
+  readonly limit: number;
+  readonly compiled: Compiled;
+}
+
+// Per schema object: its copy's compiled validator (or refusal), and what the
+// copy costs each call. Nothing here depends on a call: a call charges the
+// schema's units whether or not it was compiled by an earlier one, so its
+// outcome is the same on a fresh schema.
+const cache = new WeakMap<object, CacheEntry>();
+const booleanCache = new Map<boolean, CacheEntry>();
 
 /**
- * The validator of `schema`, compiled on first use and cached per schema
- * object; undefined when ajv cannot compile it (invalid against its
- * meta-schema, an unresolvable or remote `$ref`, an invalid regex, `$async`,
- * a cyclic object, ...). Nothing is ever fetched: no `loadSchema` is given.
+ * The validator of `schema` for a call that may spend `limit` units,
+ * compiled on first use and cached per schema object; or why it is refused:
+ * `schema-invalid` when ajv cannot compile it (invalid against its
+ * meta-schema, an unresolvable or remote `$ref`, `$async`, a cyclic object,
+ * ...), `schema-too-complex` when its size or nesting cannot fit `limit` or
+ * the stack. Nothing is ever fetched: no `loadSchema` is given.
  */
-export function validatorFor(schema: unknown): Validator | undefined {
-  if (typeof schema === "boolean") {
-    let v = booleanCache.get(schema);
-    if (v === undefined) {
-      v = compile(schema, "draft-07");
-      booleanCache.set(schema, v);
-    }
-    return v ?? undefined;
+export function validatorFor(schema: unknown, limit: number): Compiled {
+  const isBoolean = typeof schema === "boolean";
+  if (!isBoolean && (typeof schema !== "object" || schema === null || Array.isArray(schema))) {
+    return { refused: "schema-invalid" };
   }
-  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return undefined;
-  let v = cache.get(schema);
-  if (v === undefined) {
-    try {
-      v = compile(withoutDialect(schema), detectDraft(schema));
-    } catch {
-      v = null;
-    }
-    cache.set(schema, v);
+  const entry = isBoolean ? booleanCache.get(schema) : cache.get(schema as object);
+  if (entry !== undefined && !(isTooComplex(entry.compiled) && entry.limit < limit)) {
+    const c = entry.compiled;
+    if ("units" in c && c.units > limit) return { refused: "schema-too-complex" };
+    return c;
   }
-  return v ?? undefined;
+  const compiled = prepareAndCompile(schema, limit);
+  const fresh: CacheEntry = { limit, compiled };
+  if (isBoolean) booleanCache.set(schema, fresh);
+  else cache.set(schema as object, fresh);
+  return compiled;
+}
+
+function isTooComplex(c: Compiled): boolean {
+  return "refused" in c && c.refused === "schema-too-complex";
+}
+
+function prepareAndCompile(schema: object | boolean, limit: number): Compiled {
+  let draft: Draft;
+  try {
+    draft = typeof schema === "boolean" ? "draft-07" : detectDraft(schema);
+  } catch {
+    return { refused: "schema-invalid" };
+  }
+  const prepared = prepareSchema(schema, limit);
+  if ("refused" in prepared) return prepared;
+  const copy =
+    typeof prepared.schema === "boolean" ? prepared.schema : withoutDialect(prepared.schema);
+  const refused = compile(copy, draft);
+  if (typeof refused === "string") return { refused };
+  return { validate: refused, units: prepared.units };
+}
+
+// Thrown by the keywords that stand for a pattern the engine refused, when a
+// text reaches it: the position it was reached at.
+class PatternUnevaluated extends Error {
+  constructor(readonly path: JsonPointer) {
+    super("pattern not evaluated");
+  }
+}
+
+/** The budget of the call being validated (validation is synchronous; no two run at once). */
+let activeBudget: Budget | undefined;
+
+function spend(units: number): void {
+  // Only ever called from inside a validation, which sets the budget first.
+  activeBudget!.charge(units);
 }
 
 type RegExpEngine = NonNullable<NonNullable<Options["code"]>["regExp"]>;
 
-// Thrown by a pattern asked to test a string too long to test safely.
-class PatternInputTooLong extends Error {}
-
 /**
- * `pattern` and `patternProperties` regexes come from untrusted servers and
- * JavaScript's engine cannot be interrupted, so they run under the schema
- * reader's safe-regex policy: a pattern that can backtrack catastrophically
- * makes the schema uncompilable (`schema-invalid`), and a string too long for
- * a pattern's bound makes validation stop with `schema-too-complex`, rather
- * than hang or guess.
+ * `pattern` and `patternProperties` regexes come from untrusted servers: they
+ * run in the linear-time engine (re2js, through ./prepare-schema.ts, which
+ * replaced every pattern the engine refuses), never in JavaScript's
+ * backtracking RegExp, and each test is charged to the call's budget in
+ * proportion to the text's length and the pattern's size.
  */
-const safeRegExp: RegExpEngine = Object.assign(
-  (pattern: string) => {
-    const safe = compileSafePattern(pattern);
-    if (safe === undefined) throw new Error("pattern rejected by the safe-regex policy");
+const linearRegExp: RegExpEngine = Object.assign(
+  (source: string) => {
+    const compiled = compilePattern(re2Patterns, source);
+    if (isPatternRefusal(compiled)) throw new Error("pattern refused by the linear-time engine");
+    const weight = compiled.weight;
     return {
-      test(s: string): boolean {
-        const r = safe.test(s);
-        if (r === undefined) throw new PatternInputTooLong();
-        return r;
+      test(text: string): boolean {
+        spend((text.length + 1) * weight);
+        return compiled.test(text);
       },
+      // ajv shares one compiled pattern per distinct toString().
+      toString: () => `/${source}/u`,
     };
   },
-  { code: "safeRegExp" },
+  { code: "linearRegExp" },
 );
+
+/** ajv's extra position information for a keyword function. */
+interface DataContext {
+  readonly instancePath: string;
+  readonly rootData: unknown;
+}
+
+/** Charges one evaluation of a schema object (see {@link EvaluationCost}) for `data`. */
+function chargeEvaluation(
+  data: unknown,
+  fixed: number,
+  perMember: number,
+  perElement: number,
+  squared: number,
+  perCharacter: number,
+): void {
+  let units = fixed;
+  if (typeof data === "object" && data !== null) {
+    if (Array.isArray(data)) {
+      const n = data.length;
+      units += n * perElement + n * n * squared;
+    } else if (perMember !== 0) {
+      let members = 0;
+      for (const _ in data) members++;
+      units += members * perMember;
+    }
+  } else if (typeof data === "string") {
+    units += data.length * perCharacter;
+  }
+  spend(units);
+}
+
+// Inline code calling one shared function: a function per schema object would
+// give ajv's code generator a distinct name each, and its name bookkeeping is
+// quadratic in the number of names.
+const costKeyword: CodeKeywordDefinition = {
+  keyword: COST_KEYWORD,
+  schemaType: "array",
+  code(cxt) {
+    const [fixed, perMember, perElement, squared, perCharacter] = cxt.schema as EvaluationCost;
+    const charge = cxt.gen.scopeValue("func", { ref: chargeEvaluation });
+    cxt.gen.code(
+      _`${charge}(${cxt.data}, ${fixed}, ${perMember}, ${perElement}, ${squared}, ${perCharacter})`,
+    );
+  },
+};
+
+const unevaluatedPatternKeyword: FuncKeywordDefinition = {
+  keyword: UNEVALUATED_PATTERN_KEYWORD,
+  type: "string",
+  errors: false,
+  validate(_schema: unknown, data: string, _parent?: unknown, context?: DataContext): boolean {
+    throw new PatternUnevaluated(positionOfText(data, context));
+  },
+};
+
+const unevaluatedPatternPropertiesKeyword: FuncKeywordDefinition = {
+  keyword: UNEVALUATED_PATTERN_PROPERTIES_KEYWORD,
+  type: "object",
+  errors: false,
+  validate(
+    _schema: unknown,
+    data: Record<string, unknown>,
+    _parent?: unknown,
+    context?: DataContext,
+  ): boolean {
+    // Every member's key is tested against the patterns: reached at the first.
+    for (const key in data) {
+      throw new PatternUnevaluated(pointerAppend(context?.instancePath ?? "", key));
+    }
+    return true;
+  },
+};
+
+/**
+ * Where a string tested by `pattern` sits: its own position, or, under
+ * `propertyNames` (where ajv's position is the object's), the member's.
+ */
+function positionOfText(text: string, context: DataContext | undefined): JsonPointer {
+  const path = context?.instancePath ?? "";
+  let v: unknown = context?.rootData;
+  for (const token of parsePointer(path) ?? []) {
+    if (typeof v !== "object" || v === null) break;
+    v = (v as Record<string, unknown>)[token];
+  }
+  return v === text ? path : pointerAppend(path, text);
+}
 
 const compileOptions: Options = {
   strict: false,
@@ -91,13 +242,23 @@ const compileOptions: Options = {
   logger: false,
   // `format` is an annotation here: no format vocabulary is loaded.
   validateFormats: false,
-  code: { regExp: safeRegExp },
+  code: { regExp: linearRegExp },
+  // Each `$ref` target is compiled once as a function of its own: inlining
+  // can copy a definition once per reference (generated code quadratic in
+  // the schema).
+  inlineRefs: false,
   // Meta-validation is done once per dialect by a shared instance below.
   validateSchema: false,
   meta: false,
+  keywords: [costKeyword, unevaluatedPatternKeyword, unevaluatedPatternPropertiesKeyword],
 };
 
-const metaOptions: Options = { strict: false, logger: false, addUsedSchema: false };
+const metaOptions: Options = {
+  strict: false,
+  logger: false,
+  addUsedSchema: false,
+  validateFormats: false,
+};
 const metaValidators = new Map<Draft, Ajv | Ajv2020>();
 
 function metaValidator(draft: Draft): Ajv | Ajv2020 {
@@ -109,10 +270,14 @@ function metaValidator(draft: Draft): Ajv | Ajv2020 {
   return m;
 }
 
-function compile(schema: boolean | object, draft: Draft): Validator | null {
+/** The validator, or the refusal's code. */
+function compile(
+  schema: boolean | object,
+  draft: Draft,
+): Validator | "schema-invalid" | "schema-too-complex" {
   try {
     if (typeof schema !== "boolean" && metaValidator(draft).validateSchema(schema) !== true) {
-      return null;
+      return "schema-invalid";
     }
     // A fresh instance per schema: ajv registers every `$id` it meets in its
     // instance, so a shared one would let one tool's schema shadow (or, with
@@ -120,31 +285,60 @@ function compile(schema: boolean | object, draft: Draft): Validator | null {
     // compiled function, which the WeakMap above ties to the schema object.
     const ajv = draft === "2020-12" ? new Ajv2020(compileOptions) : new Ajv(compileOptions);
     const fn = ajv.compile(schema);
-    if ((fn as { $async?: unknown }).$async === true) return null;
+    if ((fn as { $async?: unknown }).$async === true) return "schema-invalid";
     return wrap(fn);
-  } catch {
-    return null;
+  } catch (e) {
+    // ajv's compiler and V8's parser recurse on the generated code's nesting.
+    return e instanceof RangeError ? "schema-too-complex" : "schema-invalid";
   }
 }
 
 function wrap(fn: ValidateFunction): Validator {
-  return (value) => {
+  return (value, budget) => {
     let ok: boolean;
+    activeBudget = budget;
     try {
       ok = fn(value) === true;
     } catch (e) {
-      // A recursive schema over deep data may exhaust the stack.
-      const keyword =
-        e instanceof RangeError
-          ? "recursion-limit"
-          : e instanceof PatternInputTooLong
-            ? "schema-too-complex"
-            : "schema-invalid";
-      return [{ path: "", keyword, params: {} }];
+      return [{ path: thrownPath(e), keyword: thrownKeyword(e, value), params: {} }];
+    } finally {
+      activeBudget = undefined;
     }
     if (ok) return [];
     return (fn.errors ?? []).map(toFailure);
   };
+}
+
+function thrownPath(e: unknown): JsonPointer {
+  return e instanceof PatternUnevaluated ? e.path : "";
+}
+
+function thrownKeyword(e: unknown, value: unknown): string {
+  if (e instanceof PatternUnevaluated) return "schema-pattern-unevaluated";
+  if (e instanceof BudgetExceeded) return "schema-too-complex";
+  // A stack overflow: deep arguments under a recursive schema (past the
+  // default limit, which a caller may raise), or a schema whose evaluation
+  // nests too deeply for the stack.
+  if (e instanceof RangeError) {
+    return nestingOf(value) > DEFAULT_RECURSION_LIMIT ? "recursion-limit" : "schema-too-complex";
+  }
+  return "schema-invalid";
+}
+
+/** The default `recursionLimit` of repair: arguments within it never overflow the stack by their own depth. */
+const DEFAULT_RECURSION_LIMIT = 100;
+
+/** The nesting depth of a validation value (objects and arrays), without recursion. */
+function nestingOf(value: unknown): number {
+  let max = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== "object" || v === null) continue;
+    if (depth + 1 > max) max = depth + 1;
+    for (const k in v) stack.push([(v as Record<string, unknown>)[k], depth + 1]);
+  }
+  return max;
 }
 
 function toFailure(e: ErrorObject): Failure {
