@@ -20,6 +20,7 @@
 
 import { compilePattern, isPatternRefusal } from "../patterns/engine.js";
 import { re2Patterns } from "../patterns/re2.js";
+import { digitsEnd } from "./json-text.js";
 
 /** Key of the cost keyword added to every schema object of the copy. */
 export const COST_KEYWORD = "x-struct-json-bridge-cost";
@@ -423,7 +424,7 @@ export function pointsAtSchema(ref: string): boolean {
     }
     if (state === "items") {
       state = "schema";
-      if (/^[0-9]+$/.test(segment)) continue;
+      if (segment !== "" && digitsEnd(segment, 0) === segment.length) continue;
     }
     if (dataValued.has(segment)) return false;
     if (schemaMaps.has(segment)) state = "map";

@@ -414,7 +414,9 @@ export function detectDraft(schema: object): Draft {
   const uri = (schema as { $schema?: unknown }).$schema;
   if (typeof uri === "string") {
     if (uri.includes("2020-12") || uri.includes("2019-09")) return "2020-12";
-    if (/draft-0[4-7]/.test(uri)) return "draft-07";
+    for (const draft of ["draft-04", "draft-05", "draft-06", "draft-07"]) {
+      if (uri.includes(draft)) return "draft-07";
+    }
   }
   let saw2020 = false;
   const seen = new Set<object>();
