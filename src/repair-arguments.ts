@@ -16,7 +16,6 @@ import type { Failure } from "./repair/validator.js";
 import { validatorFor } from "./repair/validator.js";
 import { isCompiledSchema } from "./schema/index.js";
 
-export { REPAIR_BUDGET } from "./repair/budget.js";
 export type { RepairKind } from "./repair/rules.js";
 
 /** One repair that was applied: where, and which rule. Never a value. */
@@ -103,23 +102,38 @@ export function repairArguments(
   inputSchema: JsonSchema | null | undefined,
   options?: Partial<RepairArgumentsOptions>,
 ): RepairResult {
+  return repairArgumentsMetered(argumentsJson, inputSchema, options).result;
+}
+
+/**
+ * {@link repairArguments}, and the work units the call spent: for the tests'
+ * catalogue of hostile inputs and for measurements. Not part of the package's
+ * API (the root entry does not export it).
+ */
+export function repairArgumentsMetered(
+  argumentsJson: string,
+  inputSchema: JsonSchema | null | undefined,
+  options?: Partial<RepairArgumentsOptions>,
+): { readonly result: RepairResult; readonly units: number } {
   const opts = readOptions(options);
+  const budget = new Budget(opts.budget);
+  let result: RepairResult;
   try {
-    return repair(argumentsJson, inputSchema, opts);
+    result = repair(argumentsJson, inputSchema, opts, budget);
   } catch (e) {
-    // Deep data under a recursive schema, or a limit set above what the
-    // runtime's stack holds: a documented rejection, never a RangeError.
-    if (e instanceof RangeError) {
-      return reject([{ path: "", keyword: "recursion-limit" }], opts.onDiagnostic);
-    }
-    throw e;
+    // Deep data under a limit set above what the runtime's stack holds (the
+    // JSON reader recurses): a documented rejection, never a RangeError.
+    if (!(e instanceof RangeError)) throw e;
+    result = reject([{ path: "", keyword: "recursion-limit" }], opts.onDiagnostic);
   }
+  return { result, units: Math.min(budget.spent, budget.limit) };
 }
 
 function repair(
   argumentsJson: string,
   inputSchema: JsonSchema | null | undefined,
   opts: RepairArgumentsOptions,
+  budget: Budget,
 ): RepairResult {
   const emit = opts.onDiagnostic;
   if (typeof argumentsJson !== "string")
@@ -134,12 +148,12 @@ function repair(
   // A compiled schema is opaque and ajv needs the schema itself: reading the
   // wrapper as a schema would accept everything, so it is refused outright.
   if (isCompiledSchema(inputSchema)) return reject([{ path: "", keyword: "schema-invalid" }], emit);
+  // The schema's units are charged on every call, compiled now or by an
+  // earlier one: the outcome never depends on what ran before.
   const compiled = validatorFor(inputSchema, opts.budget);
+  const fits = budget.tryCharge(compiled.units);
   if ("refused" in compiled) return reject([{ path: "", keyword: compiled.refused }], emit);
-  // Charged on every call, compiled now or by an earlier one: the outcome
-  // never depends on what ran before.
-  const budget = new Budget(opts.budget);
-  budget.charge(compiled.units);
+  if (!fits) return reject([{ path: "", keyword: "schema-too-complex" }], emit);
   const validate: Validator = (value) => compiled.validate(value, budget);
 
   let text = argumentsJson;

@@ -6,7 +6,8 @@ import { collectDiagnostics } from "../src/diagnostics.js";
 import { isStructJsonError, StructJsonError } from "../src/errors.js";
 import type { JsonSchema } from "../src/json-schema.js";
 import { validatorFor } from "../src/repair/validator.js";
-import { applyRepair, REPAIR_BUDGET, repairArguments } from "../src/repair-arguments.js";
+import { REPAIR_BUDGET } from "../src/repair/budget.js";
+import { applyRepair, repairArguments } from "../src/repair-arguments.js";
 import { compileSchema } from "../src/schema/index.js";
 
 const intX: JsonSchema = { type: "object", properties: { x: { type: "integer" } } };

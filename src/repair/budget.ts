@@ -26,7 +26,12 @@ export class Budget {
 
   /** Spends `units`; throws {@link BudgetExceeded} once the total passes the limit. */
   charge(units: number): void {
+    if (!this.tryCharge(units)) throw BUDGET_EXCEEDED;
+  }
+
+  /** Spends `units`; false once the total passes the limit. */
+  tryCharge(units: number): boolean {
     this.spent += units;
-    if (this.spent > this.limit) throw BUDGET_EXCEEDED;
+    return this.spent <= this.limit;
   }
 }

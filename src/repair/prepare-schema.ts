@@ -32,11 +32,11 @@ export const UNEVALUATED_PATTERN_PROPERTIES_KEYWORD =
 
 /**
  * What one evaluation of a schema object costs: `[fixed, perMember,
- * perElement, squaredElements, perCharacter]` — fixed units, plus units per
- * member of an object, per element of an array, per element squared (for
- * `uniqueItems`), per code unit of a string (for `minLength`/`maxLength`).
+ * perElement, perCharacter]` — fixed units, plus units per member of an
+ * object, per element of an array, per code unit of a string (for
+ * `minLength`/`maxLength`, which count code points).
  */
-export type EvaluationCost = readonly [number, number, number, number, number];
+export type EvaluationCost = readonly [number, number, number, number];
 
 /** A schema ready for ajv, and the units every call through it is charged up front. */
 export interface PreparedSchema {
@@ -44,8 +44,11 @@ export interface PreparedSchema {
   readonly units: number;
 }
 
-/** Why a schema is refused before compiling. */
-export type PreparationRefusal = { readonly refused: "schema-invalid" | "schema-too-complex" };
+/** Why a schema is refused before compiling, and the units reading it cost until then. */
+export type PreparationRefusal = {
+  readonly refused: "schema-invalid" | "schema-too-complex";
+  readonly units: number;
+};
 
 /**
  * Deepest nesting of ajv's generated code accepted, as estimated here: LEVEL
@@ -137,6 +140,7 @@ const memberLoops = new Set([
   "maxProperties",
 ]);
 const elementLoops = new Set([
+  "uniqueItems",
   "items",
   "additionalItems",
   "prefixItems",
@@ -160,16 +164,20 @@ export function prepareSchema(schema: unknown, limit: number): PreparedSchema | 
   const reader = new SchemaCopier(limit);
   try {
     const copy = reader.schema(schema, 0, 0);
+    const units = reader.units;
     if (typeof copy !== "object" || copy === null || Array.isArray(copy)) {
-      if (typeof copy !== "boolean") return { refused: "schema-invalid" };
+      if (typeof copy !== "boolean") return { refused: "schema-invalid", units };
     }
-    for (const ref of reader.refs) if (!pointsAtSchema(ref)) return { refused: "schema-invalid" };
-    return { schema: copy as object | boolean, units: reader.units };
+    for (const ref of reader.refs) {
+      if (!pointsAtSchema(ref)) return { refused: "schema-invalid", units };
+    }
+    return { schema: copy as object | boolean, units };
   } catch (e) {
-    if (e instanceof Refused) return { refused: e.code };
+    const units = reader.units;
+    if (e instanceof Refused) return { refused: e.code, units };
+    if (e instanceof RangeError) return { refused: "schema-too-complex", units };
     // A throwing getter or proxy trap: not a schema we can read.
-    if (e instanceof RangeError) return { refused: "schema-too-complex" };
-    return { refused: "schema-invalid" };
+    return { refused: "schema-invalid", units };
   }
 }
 
@@ -205,7 +213,6 @@ class SchemaCopier {
     const copy: Record<string, unknown> = {};
     let perMember = 0;
     let perElement = 0;
-    let squared = 0;
     let perCharacter = 0;
     for (const key of Object.keys(value)) {
       const v = (value as Record<string, unknown>)[key];
@@ -213,7 +220,6 @@ class SchemaCopier {
       this.key(key, tally);
       if (memberLoops.has(key)) perMember++;
       if (elementLoops.has(key)) perElement++;
-      if (key === "uniqueItems" && v === true) squared = 1;
       if (key === "minLength" || key === "maxLength") perCharacter = 1;
       if (key === "pattern" && typeof v === "string") {
         if (this.pattern(v)) define(copy, key, v);
@@ -232,7 +238,7 @@ class SchemaCopier {
       define(copy, key, this.member(key, v, codeDepth, nesting, tally));
     }
     this.ancestors.delete(value);
-    const cost: EvaluationCost = [tally.fixed, perMember, perElement, squared, perCharacter];
+    const cost: EvaluationCost = [tally.fixed, perMember, perElement, perCharacter];
     define(copy, COST_KEYWORD, cost);
     return copy;
   }

@@ -4,28 +4,21 @@
 // the position it is about, so that repairs can be limited to failing
 // positions and issues can name them.
 
-import type {
-  CodeKeywordDefinition,
-  ErrorObject,
-  FuncKeywordDefinition,
-  Options,
-  ValidateFunction,
-} from "ajv";
-import { _, Ajv } from "ajv";
+import type { ErrorObject, Options, ValidateFunction } from "ajv";
+import { Ajv } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { JsonPointer } from "../json-pointer.js";
-import { parsePointer, pointerAppend } from "../json-pointer.js";
-import { compilePattern, isPatternRefusal } from "../patterns/engine.js";
-import { re2Patterns } from "../patterns/re2.js";
+import { pointerAppend } from "../json-pointer.js";
 import type { Budget } from "./budget.js";
 import { BudgetExceeded } from "./budget.js";
-import type { EvaluationCost } from "./prepare-schema.js";
 import {
-  COST_KEYWORD,
-  prepareSchema,
-  UNEVALUATED_PATTERN_KEYWORD,
-  UNEVALUATED_PATTERN_PROPERTIES_KEYWORD,
-} from "./prepare-schema.js";
+  addedKeywords,
+  linearRegExp,
+  PatternUnevaluated,
+  replaceEqualityKeywords,
+  withBudget,
+} from "./keywords.js";
+import { prepareSchema } from "./prepare-schema.js";
 
 /** The JSON Schema dialects validated; others are read as the closer of the two. */
 export type Draft = "draft-07" | "2020-12";
@@ -43,10 +36,14 @@ export interface Failure {
 /** Validates a value, spending the call's budget; returns its failures, empty when the schema accepts it. */
 export type Validator = (value: unknown, budget: Budget) => readonly Failure[];
 
-/** A schema ready to validate with, or the code it is refused with. */
+/**
+ * A schema ready to validate with, or the code it is refused with; `units`:
+ * what every call through it is charged up front (reading, measuring and
+ * compiling it; for a refusal, what was spent until it was refused).
+ */
 export type Compiled =
   | { readonly validate: Validator; readonly units: number }
-  | { readonly refused: "schema-invalid" | "schema-too-complex" };
+  | { readonly refused: "schema-invalid" | "schema-too-complex"; readonly units: number };
 
 interface CacheEntry {
   /** The budget the schema was read under; a `schema-too-complex` read holds for budgets up to it. */
@@ -72,13 +69,11 @@ const booleanCache = new Map<boolean, CacheEntry>();
 export function validatorFor(schema: unknown, limit: number): Compiled {
   const isBoolean = typeof schema === "boolean";
   if (!isBoolean && (typeof schema !== "object" || schema === null || Array.isArray(schema))) {
-    return { refused: "schema-invalid" };
+    return { refused: "schema-invalid", units: 0 };
   }
   const entry = isBoolean ? booleanCache.get(schema) : cache.get(schema as object);
   if (entry !== undefined && !(isTooComplex(entry.compiled) && entry.limit < limit)) {
-    const c = entry.compiled;
-    if ("units" in c && c.units > limit) return { refused: "schema-too-complex" };
-    return c;
+    return entry.compiled;
   }
   const compiled = prepareAndCompile(schema, limit);
   const fresh: CacheEntry = { limit, compiled };
@@ -96,144 +91,15 @@ function prepareAndCompile(schema: object | boolean, limit: number): Compiled {
   try {
     draft = typeof schema === "boolean" ? "draft-07" : detectDraft(schema);
   } catch {
-    return { refused: "schema-invalid" };
+    return { refused: "schema-invalid", units: 0 };
   }
   const prepared = prepareSchema(schema, limit);
   if ("refused" in prepared) return prepared;
   const copy =
     typeof prepared.schema === "boolean" ? prepared.schema : withoutDialect(prepared.schema);
-  const refused = compile(copy, draft);
-  if (typeof refused === "string") return { refused };
-  return { validate: refused, units: prepared.units };
-}
-
-// Thrown by the keywords that stand for a pattern the engine refused, when a
-// text reaches it: the position it was reached at.
-class PatternUnevaluated extends Error {
-  constructor(readonly path: JsonPointer) {
-    super("pattern not evaluated");
-  }
-}
-
-/** The budget of the call being validated (validation is synchronous; no two run at once). */
-let activeBudget: Budget | undefined;
-
-function spend(units: number): void {
-  // Only ever called from inside a validation, which sets the budget first.
-  activeBudget!.charge(units);
-}
-
-type RegExpEngine = NonNullable<NonNullable<Options["code"]>["regExp"]>;
-
-/**
- * `pattern` and `patternProperties` regexes come from untrusted servers: they
- * run in the linear-time engine (re2js, through ./prepare-schema.ts, which
- * replaced every pattern the engine refuses), never in JavaScript's
- * backtracking RegExp, and each test is charged to the call's budget in
- * proportion to the text's length and the pattern's size.
- */
-const linearRegExp: RegExpEngine = Object.assign(
-  (source: string) => {
-    const compiled = compilePattern(re2Patterns, source);
-    if (isPatternRefusal(compiled)) throw new Error("pattern refused by the linear-time engine");
-    const weight = compiled.weight;
-    return {
-      test(text: string): boolean {
-        spend((text.length + 1) * weight);
-        return compiled.test(text);
-      },
-      // ajv shares one compiled pattern per distinct toString().
-      toString: () => `/${source}/u`,
-    };
-  },
-  { code: "linearRegExp" },
-);
-
-/** ajv's extra position information for a keyword function. */
-interface DataContext {
-  readonly instancePath: string;
-  readonly rootData: unknown;
-}
-
-/** Charges one evaluation of a schema object (see {@link EvaluationCost}) for `data`. */
-function chargeEvaluation(
-  data: unknown,
-  fixed: number,
-  perMember: number,
-  perElement: number,
-  squared: number,
-  perCharacter: number,
-): void {
-  let units = fixed;
-  if (typeof data === "object" && data !== null) {
-    if (Array.isArray(data)) {
-      const n = data.length;
-      units += n * perElement + n * n * squared;
-    } else if (perMember !== 0) {
-      let members = 0;
-      for (const _ in data) members++;
-      units += members * perMember;
-    }
-  } else if (typeof data === "string") {
-    units += data.length * perCharacter;
-  }
-  spend(units);
-}
-
-// Inline code calling one shared function: a function per schema object would
-// give ajv's code generator a distinct name each, and its name bookkeeping is
-// quadratic in the number of names.
-const costKeyword: CodeKeywordDefinition = {
-  keyword: COST_KEYWORD,
-  schemaType: "array",
-  code(cxt) {
-    const [fixed, perMember, perElement, squared, perCharacter] = cxt.schema as EvaluationCost;
-    const charge = cxt.gen.scopeValue("func", { ref: chargeEvaluation });
-    cxt.gen.code(
-      _`${charge}(${cxt.data}, ${fixed}, ${perMember}, ${perElement}, ${squared}, ${perCharacter})`,
-    );
-  },
-};
-
-const unevaluatedPatternKeyword: FuncKeywordDefinition = {
-  keyword: UNEVALUATED_PATTERN_KEYWORD,
-  type: "string",
-  errors: false,
-  validate(_schema: unknown, data: string, _parent?: unknown, context?: DataContext): boolean {
-    throw new PatternUnevaluated(positionOfText(data, context));
-  },
-};
-
-const unevaluatedPatternPropertiesKeyword: FuncKeywordDefinition = {
-  keyword: UNEVALUATED_PATTERN_PROPERTIES_KEYWORD,
-  type: "object",
-  errors: false,
-  validate(
-    _schema: unknown,
-    data: Record<string, unknown>,
-    _parent?: unknown,
-    context?: DataContext,
-  ): boolean {
-    // Every member's key is tested against the patterns: reached at the first.
-    for (const key in data) {
-      throw new PatternUnevaluated(pointerAppend(context?.instancePath ?? "", key));
-    }
-    return true;
-  },
-};
-
-/**
- * Where a string tested by `pattern` sits: its own position, or, under
- * `propertyNames` (where ajv's position is the object's), the member's.
- */
-function positionOfText(text: string, context: DataContext | undefined): JsonPointer {
-  const path = context?.instancePath ?? "";
-  let v: unknown = context?.rootData;
-  for (const token of parsePointer(path) ?? []) {
-    if (typeof v !== "object" || v === null) break;
-    v = (v as Record<string, unknown>)[token];
-  }
-  return v === text ? path : pointerAppend(path, text);
+  const compiled = compile(copy, draft);
+  if (typeof compiled === "string") return { refused: compiled, units: prepared.units };
+  return { validate: compiled, units: prepared.units };
 }
 
 const compileOptions: Options = {
@@ -250,7 +116,7 @@ const compileOptions: Options = {
   // Meta-validation is done once per dialect by a shared instance below.
   validateSchema: false,
   meta: false,
-  keywords: [costKeyword, unevaluatedPatternKeyword, unevaluatedPatternPropertiesKeyword],
+  keywords: [...addedKeywords],
 };
 
 const metaOptions: Options = {
@@ -284,6 +150,7 @@ function compile(
     // the same `$id`, break) another's. The instance lives as long as the
     // compiled function, which the WeakMap above ties to the schema object.
     const ajv = draft === "2020-12" ? new Ajv2020(compileOptions) : new Ajv(compileOptions);
+    replaceEqualityKeywords(ajv);
     const fn = ajv.compile(schema);
     if ((fn as { $async?: unknown }).$async === true) return "schema-invalid";
     return wrap(fn);
@@ -296,13 +163,10 @@ function compile(
 function wrap(fn: ValidateFunction): Validator {
   return (value, budget) => {
     let ok: boolean;
-    activeBudget = budget;
     try {
-      ok = fn(value) === true;
+      ok = withBudget(budget, () => fn(value) === true);
     } catch (e) {
       return [{ path: thrownPath(e), keyword: thrownKeyword(e, value), params: {} }];
-    } finally {
-      activeBudget = undefined;
     }
     if (ok) return [];
     return (fn.errors ?? []).map(toFailure);
