@@ -5,8 +5,8 @@ import { afterEach, describe, expect, test, vi } from "vitest";
 import { collectDiagnostics } from "../src/diagnostics.js";
 import { isStructJsonError, StructJsonError } from "../src/errors.js";
 import type { JsonSchema } from "../src/json-schema.js";
-import { validatorFor } from "../src/repair/validator.js";
 import { REPAIR_BUDGET } from "../src/repair/budget.js";
+import { validatorFor } from "../src/repair/validator.js";
 import { applyRepair, repairArguments } from "../src/repair-arguments.js";
 import { compileSchema } from "../src/schema/index.js";
 

@@ -38,9 +38,13 @@ export const UNEVALUATED_PATTERN_PROPERTIES_KEYWORD =
  */
 export type EvaluationCost = readonly [number, number, number, number];
 
-/** A schema ready for ajv, and the units every call through it is charged up front. */
+/** The JSON Schema dialects validated; others are read as the closer of the two. */
+export type Draft = "draft-07" | "2020-12";
+
+/** A schema ready for ajv, its dialect, and the units every call through it is charged up front. */
 export interface PreparedSchema {
   readonly schema: object | boolean;
+  readonly draft: Draft;
   readonly units: number;
 }
 
@@ -136,6 +140,20 @@ const annotations = new Set([
 /** Keywords whose value is an object of data (names to name lists, vocabulary URIs to booleans). */
 const dataMaps = new Set(["dependentRequired", "$vocabulary"]);
 const refKeywords = new Set(["$ref", "$dynamicRef", "$recursiveRef"]);
+/** Keywords that exist only in 2019-09/2020-12. */
+const keywords2020 = new Set([
+  "$defs",
+  "prefixItems",
+  "$dynamicRef",
+  "$dynamicAnchor",
+  "$anchor",
+  "dependentRequired",
+  "dependentSchemas",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "minContains",
+  "maxContains",
+]);
 // Keywords that make one evaluation loop over an object's members or an array's elements.
 const memberLoops = new Set([
   "additionalProperties",
@@ -176,7 +194,7 @@ export function prepareSchema(schema: unknown, limit: number): PreparedSchema | 
     for (const ref of reader.refs) {
       if (!pointsAtSchema(ref)) return { refused: "schema-invalid", units };
     }
-    return { schema: copy as object | boolean, units };
+    return { schema: copy as object | boolean, draft: reader.draft(copy), units };
   } catch (e) {
     const units = reader.units;
     if (e instanceof Refused) return { refused: e.code, units };
@@ -195,12 +213,37 @@ interface Tally {
 class SchemaCopier {
   units = 0;
   readonly refs: string[] = [];
+  /** An `items` array was met (draft-07 only). */
+  private sawItemsList = false;
+  /** A 2019-09/2020-12 keyword was met. */
+  private saw2020 = false;
   private readonly ancestors = new Set<object>();
   constructor(private readonly limit: number) {}
 
   private charge(units: number): void {
     this.units += units;
     if (this.units > this.limit) throw TOO_COMPLEX;
+  }
+
+  /**
+   * The dialect: from the root's `$schema` when it names draft-04/06/07 or
+   * 2019-09/2020-12; otherwise draft-07 when `items` is an array somewhere
+   * (invalid in 2020-12), else 2020-12 when a 2020-only keyword is used
+   * (`$defs`, `prefixItems`, ...), else draft-07.
+   */
+  draft(root: unknown): Draft {
+    const uri =
+      typeof root === "object" && root !== null
+        ? (root as { $schema?: unknown }).$schema
+        : undefined;
+    if (typeof uri === "string") {
+      if (uri.includes("2020-12") || uri.includes("2019-09")) return "2020-12";
+      for (const draft of ["draft-04", "draft-05", "draft-06", "draft-07"]) {
+        if (uri.includes(draft)) return "draft-07";
+      }
+    }
+    if (this.sawItemsList) return "draft-07";
+    return this.saw2020 ? "2020-12" : "draft-07";
   }
 
   /** A value at a schema position: a schema object, a boolean, or (invalid, left for ajv's meta-schema) anything else. */
@@ -223,6 +266,8 @@ class SchemaCopier {
       const v = (value as Record<string, unknown>)[key];
       if (v === undefined) continue;
       this.key(key, tally);
+      if (keywords2020.has(key)) this.saw2020 = true;
+      if (key === "items" && Array.isArray(v)) this.sawItemsList = true;
       if (memberLoops.has(key)) perMember++;
       if (elementLoops.has(key)) perElement++;
       if (key === "minLength" || key === "maxLength") perCharacter = 1;

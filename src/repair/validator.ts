@@ -18,10 +18,8 @@ import {
   replaceEqualityKeywords,
   withBudget,
 } from "./keywords.js";
+import type { Draft } from "./prepare-schema.js";
 import { prepareSchema } from "./prepare-schema.js";
-
-/** The JSON Schema dialects validated; others are read as the closer of the two. */
-export type Draft = "draft-07" | "2020-12";
 
 /** One validation failure at one position; `params` are ajv's (from the schema, never a value). */
 export interface Failure {
@@ -87,17 +85,11 @@ function isTooComplex(c: Compiled): boolean {
 }
 
 function prepareAndCompile(schema: object | boolean, limit: number): Compiled {
-  let draft: Draft;
-  try {
-    draft = typeof schema === "boolean" ? "draft-07" : detectDraft(schema);
-  } catch {
-    return { refused: "schema-invalid", units: 0 };
-  }
   const prepared = prepareSchema(schema, limit);
   if ("refused" in prepared) return prepared;
   const copy =
     typeof prepared.schema === "boolean" ? prepared.schema : withoutDialect(prepared.schema);
-  const compiled = compile(copy, draft);
+  const compiled = compile(copy, prepared.draft);
   if (typeof compiled === "string") return { refused: compiled, units: prepared.units };
   return { validate: compiled, units: prepared.units };
 }
@@ -236,74 +228,4 @@ function withoutDialect(schema: object): object {
   if (!Object.hasOwn(schema, "$schema")) return schema;
   const { $schema: _ignored, ...rest } = schema as Record<string, unknown>;
   return rest;
-}
-
-// Keywords that exist only in 2019-09/2020-12.
-const keywords2020 = new Set([
-  "$defs",
-  "prefixItems",
-  "$dynamicRef",
-  "$dynamicAnchor",
-  "$anchor",
-  "dependentRequired",
-  "dependentSchemas",
-  "unevaluatedProperties",
-  "unevaluatedItems",
-  "minContains",
-  "maxContains",
-]);
-
-// Keywords whose value maps names to schemas (its keys are not keywords), and
-// keywords whose value is data (not searched).
-const schemaMaps = new Set([
-  "properties",
-  "patternProperties",
-  "$defs",
-  "definitions",
-  "dependentSchemas",
-  "dependencies",
-]);
-const dataKeywords = new Set(["const", "enum", "default", "examples"]);
-
-/** Upper bound on schema objects inspected when detecting the dialect. */
-const detectBudget = 10_000;
-
-/**
- * The dialect: from `$schema` when it names draft-04/06/07 or 2019-09/2020-12;
- * otherwise draft-07 when `items` is an array somewhere (invalid in 2020-12),
- * else 2020-12 when a 2020-only keyword is used (`$defs`, `prefixItems`, ...),
- * else draft-07.
- */
-export function detectDraft(schema: object): Draft {
-  const uri = (schema as { $schema?: unknown }).$schema;
-  if (typeof uri === "string") {
-    if (uri.includes("2020-12") || uri.includes("2019-09")) return "2020-12";
-    for (const draft of ["draft-04", "draft-05", "draft-06", "draft-07"]) {
-      if (uri.includes(draft)) return "draft-07";
-    }
-  }
-  let saw2020 = false;
-  const seen = new Set<object>();
-  const stack: { node: unknown; map: boolean }[] = [{ node: schema, map: false }];
-  let budget = detectBudget;
-  while (stack.length > 0 && budget-- > 0) {
-    const { node, map } = stack.pop()!;
-    if (typeof node !== "object" || node === null || seen.has(node)) continue;
-    seen.add(node);
-    if (Array.isArray(node)) {
-      for (const v of node) stack.push({ node: v, map: false });
-      continue;
-    }
-    for (const [k, v] of Object.entries(node)) {
-      if (map) {
-        stack.push({ node: v, map: false });
-        continue;
-      }
-      if (k === "items" && Array.isArray(v)) return "draft-07";
-      if (keywords2020.has(k)) saw2020 = true;
-      if (dataKeywords.has(k)) continue;
-      stack.push({ node: v, map: schemaMaps.has(k) });
-    }
-  }
-  return saw2020 ? "2020-12" : "draft-07";
 }
