@@ -8,9 +8,11 @@ export type DiagnosticCode =
   // Decoder (Struct → JSON text)
   | "not-an-integer"
   | "integer-precision-lost"
+  | "number-precision-lost"
   | "ambiguous-number"
   | "schema-ref-unresolved"
   | "schema-too-complex"
+  | "schema-pattern-unevaluated"
   | "non-finite-number"
   | "value-unset"
   // Encoder (JSON text → Struct)

@@ -10,6 +10,12 @@ export type { StructFromJsonOptions } from "./from-json.js";
 export { DEFAULT_STRUCT_DEPTH, structFromJson, structFromJsonDefaults } from "./from-json.js";
 export type { JsonPointer } from "./json-pointer.js";
 export type { JsonSchema, JsonSchemaObject } from "./json-schema.js";
+export type {
+  CompiledPattern,
+  PatternEngine,
+  PatternRefusal,
+  PatternRefusalReason,
+} from "./patterns/engine.js";
 export type { RawJsonMode } from "./raw-json.js";
 export type {
   Issue,
@@ -24,7 +30,7 @@ export { compileSchema, isCompiledSchema } from "./schema/index.js";
 export type { NumberInspection, SchemaArg, StructToJsonOptions } from "./to-json.js";
 export {
   inspectNumbers,
-  jsonObjectToJson,
+  structMessageToJson,
   structToJson,
   structToJsonDefaults,
 } from "./to-json.js";

@@ -10,7 +10,7 @@ import type { JsonSchema } from "./json-schema.js";
 import { type RawJsonMode, verifyRawJson } from "./raw-json.js";
 import { applyRepair } from "./repair-arguments.js";
 import { type CompiledSchema, isCompiledSchema } from "./schema/index.js";
-import { jsonObjectToJson, type StructToJsonOptions, structToJsonDefaults } from "./to-json.js";
+import { type StructToJsonOptions, structToJson, structToJsonDefaults } from "./to-json.js";
 
 /** When the server carries the model's text beside the Struct. */
 export type RawTextPolicy = "always" | "when-lossy" | "never";
@@ -107,9 +107,10 @@ export function argumentsText(
     if (mode === "trust") return raw;
     const onDiagnostic = options?.onDiagnostic ?? ignoreDiagnostics;
     const limit = options?.recursionLimit ?? structToJsonDefaults.recursionLimit;
-    if (verifyRawJson(raw, struct ?? {}, schema, limit, onDiagnostic)) return raw;
+    if (verifyRawJson(raw, struct ?? {}, schema, limit, onDiagnostic, options?.patterns))
+      return raw;
   }
-  return jsonObjectToJson(struct ?? {}, schema, stripOwn(options));
+  return structToJson(struct ?? {}, schema, stripOwn(options));
 }
 
 /** The decoder's options without this module's own. */

@@ -43,16 +43,42 @@ export class ExactNumber {
 
   /** Called by JSON.stringify: a stand-in inside serializeExactMessage, an error anywhere else. */
   toJSON(): string {
-    if (active === undefined) {
-      throw new StructJsonError(
-        "exact-json-unsupported",
-        this.path,
-        "this number cannot be written exactly by JSON.stringify on this runtime (no JSON.rawJSON); send it through ExactStdioClientTransport or serializeExactMessage",
-      );
-    }
-    active.texts.push(this.text);
-    return `${active.prefix}${active.texts.length - 1}`;
+    return standIn(this.text, this.path);
   }
+}
+
+/** The stand-in string for `text` inside serializeExactMessage; refuses outside it. */
+function standIn(text: string, path: JsonPointer): string {
+  if (active === undefined) {
+    throw new StructJsonError(
+      "exact-json-unsupported",
+      path,
+      "this number cannot be written exactly by JSON.stringify on this runtime (no JSON.rawJSON); send it through an exact transport or serializeExactMessage",
+    );
+  }
+  active.texts.push(text);
+  return `${active.prefix}${active.texts.length - 1}`;
+}
+
+/**
+ * JSON text (already known to be well-formed) to be written in place of a
+ * value by {@link serializeExactMessage}: how a transport puts a tool result's
+ * exact structuredContent on the wire. Internal to the MCP subpaths.
+ */
+export class SplicedJson {
+  readonly text: string;
+  constructor(text: string) {
+    this.text = text;
+    Object.freeze(this);
+  }
+  toJSON(): string {
+    return standIn(this.text, "");
+  }
+}
+
+/** JSON.stringify's replacer for serializeExactMessage: a bigint is written with its digits. */
+function exactReplacer(_key: string, value: unknown): unknown {
+  return typeof value === "bigint" ? standIn(value.toString(), "") : value;
 }
 
 /** True for a value produced by `JSON.rawJSON` (false on runtimes without it). */
@@ -81,8 +107,9 @@ function randomPrefix(): string {
 
 /**
  * JSON text of a message (as `JSON.stringify` writes it), with every raw JSON
- * value and {@link ExactNumber} written exactly. For transports that serialize
- * JSON-RPC messages themselves.
+ * value, {@link ExactNumber} and `bigint` written exactly (a bigint with its
+ * decimal digits). For transports that serialize JSON-RPC messages themselves,
+ * and for a tool result's text content.
  */
 export function serializeExactMessage(message: unknown): string {
   if (active !== undefined) throw new Error("serializeExactMessage is not reentrant");
@@ -92,7 +119,7 @@ export function serializeExactMessage(message: unknown): string {
   active = slot;
   let json: string;
   try {
-    json = JSON.stringify(message);
+    json = JSON.stringify(message, exactReplacer);
   } finally {
     active = undefined;
   }

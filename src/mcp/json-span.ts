@@ -42,29 +42,57 @@ function skipValue(text: string, i: number): number {
 }
 
 /**
- * The text of the value at `keys` (object member names, outermost first) in
- * `text`, which must be well-formed JSON (already accepted by `JSON.parse`).
- * With duplicate names the last one wins, as with JSON.parse. Undefined when
- * the path does not exist or crosses a non-object.
+ * The text of the value at `keys` (object member names, or array indices as
+ * numbers, outermost first) in `text`, which must be well-formed JSON (already
+ * accepted by `JSON.parse`). With duplicate names the last one wins, as with
+ * JSON.parse. Undefined when the path does not exist.
  */
-export function memberText(text: string, keys: readonly string[]): string | undefined {
+export function memberText(text: string, keys: readonly (string | number)[]): string | undefined {
   let start = skipWs(text, 0);
   let end = skipValue(text, start);
   for (const key of keys) {
-    if (text.charCodeAt(start) !== 0x7b) return undefined;
-    let found: [number, number] | undefined;
-    let i = skipWs(text, start + 1);
-    while (i < end && text.charCodeAt(i) !== 0x7d) {
-      const keyEnd = skipString(text, i);
-      const name = JSON.parse(text.slice(i, keyEnd)) as string;
-      const valueStart = skipWs(text, skipWs(text, keyEnd) + 1); // past the colon
-      const valueEnd = skipValue(text, valueStart);
-      if (name === key) found = [valueStart, valueEnd];
-      i = skipWs(text, valueEnd);
-      if (text.charCodeAt(i) === 0x2c) i = skipWs(text, i + 1);
-    }
+    const found =
+      typeof key === "number" ? element(text, start, end, key) : member(text, start, end, key);
     if (found === undefined) return undefined;
     [start, end] = found;
   }
   return text.slice(start, end);
+}
+
+function member(
+  text: string,
+  start: number,
+  end: number,
+  key: string,
+): [number, number] | undefined {
+  if (text.charCodeAt(start) !== 0x7b) return undefined;
+  let found: [number, number] | undefined;
+  let i = skipWs(text, start + 1);
+  while (i < end && text.charCodeAt(i) !== 0x7d) {
+    const keyEnd = skipString(text, i);
+    const name = JSON.parse(text.slice(i, keyEnd)) as string;
+    const valueStart = skipWs(text, skipWs(text, keyEnd) + 1); // past the colon
+    const valueEnd = skipValue(text, valueStart);
+    if (name === key) found = [valueStart, valueEnd];
+    i = skipWs(text, valueEnd);
+    if (text.charCodeAt(i) === 0x2c) i = skipWs(text, i + 1);
+  }
+  return found;
+}
+
+function element(
+  text: string,
+  start: number,
+  end: number,
+  index: number,
+): [number, number] | undefined {
+  if (text.charCodeAt(start) !== 0x5b) return undefined;
+  let i = skipWs(text, start + 1);
+  for (let n = 0; i < end && text.charCodeAt(i) !== 0x5d; n++) {
+    const valueEnd = skipValue(text, i);
+    if (n === index) return [i, valueEnd];
+    i = skipWs(text, valueEnd);
+    if (text.charCodeAt(i) === 0x2c) i = skipWs(text, i + 1);
+  }
+  return undefined;
 }

@@ -150,6 +150,7 @@ const DECODER_ERRORS = new Set(["non-finite-number", "recursion-limit", "raw-str
 const DECODER_DIAGNOSTICS = new Set([
   "not-an-integer",
   "integer-precision-lost",
+  "number-precision-lost",
   "ambiguous-number",
   "schema-ref-unresolved",
   "schema-too-complex",

@@ -1,0 +1,188 @@
+// The SDK's StreamableHTTPClientTransport reads every response with
+// JSON.parse (a JSON body or each SSE event's data) and writes each request
+// with JSON.stringify. This transport IS the SDK's (a subclass: the same
+// session, SSE, reconnection, auth and error handling), given a fetch that
+// (a) puts the exact JSON text of each message in the request body, and
+// (b) records, in every response message, the exact text of a tool result's
+// structuredContent before the SDK parses it.
+
+import {
+  StreamableHTTPClientTransport,
+  type StreamableHTTPClientTransportOptions,
+} from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { mediaTypeEssence } from "@modelcontextprotocol/sdk/shared/mediaType.js";
+import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { serializeExactMessage } from "./exact-number.js";
+import { recordStructuredContentText, STRUCTURED_CONTENT_JSON_META_KEY } from "./exact-result.js";
+
+/** The JSON text of `message` with each result's structuredContent text recorded; `text` when nothing changes. */
+export function exactResponseText(text: string): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return text; // The SDK reports it, as it would have.
+  }
+  // Cheap test first: most messages are not tool results.
+  if (!text.includes('"structuredContent"') && !text.includes(STRUCTURED_CONTENT_JSON_META_KEY))
+    return text;
+  if (Array.isArray(parsed)) {
+    for (const [i, m] of parsed.entries()) recordStructuredContentText(m, text, [i]);
+  } else recordStructuredContentText(parsed, text);
+  try {
+    return JSON.stringify(parsed);
+  } catch {
+    // Nesting deeper than JSON.stringify's stack (about 10,000 levels): hand the
+    // SDK the text as it came, as its own transport would (no exact text recorded).
+    return text;
+  }
+}
+
+/**
+ * Rewrites an SSE byte stream: each event's data is passed through
+ * {@link exactResponseText}; every other line is passed on unchanged (line ends
+ * become LF, which SSE reads alike). An unterminated tail is passed on as is.
+ */
+export function exactEventStream(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  const decoder = new TextDecoder();
+  const encoder = new TextEncoder();
+  let pending = "";
+  let data: string[] = [];
+  const lineOut = (line: string, out: string[]): void => {
+    if (line === "") {
+      if (data.length > 0) {
+        const joined = data.join("\n");
+        const exact = exactResponseText(joined);
+        if (exact === joined) for (const d of data) out.push(`data: ${d}\n`);
+        else out.push(`data: ${exact}\n`);
+        data = [];
+      }
+      out.push("\n");
+      return;
+    }
+    if (line.startsWith("data:")) {
+      data.push(line.charCodeAt(5) === 0x20 ? line.slice(6) : line.slice(5));
+      return;
+    }
+    out.push(`${line}\n`);
+  };
+  const drain = (final: boolean): string => {
+    const out: string[] = [];
+    let start = 0;
+    for (let i = 0; i < pending.length; i++) {
+      const c = pending.charCodeAt(i);
+      if (c !== 0x0a && c !== 0x0d) continue;
+      // A CR at the very end may be the first half of CRLF: wait for more.
+      if (c === 0x0d && i === pending.length - 1 && !final) break;
+      lineOut(pending.slice(start, i), out);
+      if (c === 0x0d && pending.charCodeAt(i + 1) === 0x0a) i++;
+      start = i + 1;
+    }
+    pending = pending.slice(start);
+    if (final) {
+      for (const d of data) out.push(`data: ${d}\n`);
+      out.push(pending);
+      data = [];
+      pending = "";
+    }
+    return out.join("");
+  };
+  return body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        pending += decoder.decode(chunk, { stream: true });
+        const out = drain(false);
+        if (out !== "") controller.enqueue(encoder.encode(out));
+      },
+      flush(controller) {
+        pending += decoder.decode();
+        const out = drain(true);
+        if (out !== "") controller.enqueue(encoder.encode(out));
+      },
+    }),
+  );
+}
+
+/** A response like `response` whose JSON or SSE body goes through the exact readers. */
+async function exactResponse(response: Response): Promise<Response> {
+  if (!response.ok || response.body === null) return response;
+  const type = mediaTypeEssence(response.headers.get("content-type"));
+  if (type !== "application/json" && type !== "text/event-stream") return response;
+  const headers = new Headers(response.headers);
+  headers.delete("content-length");
+  const init = { status: response.status, statusText: response.statusText, headers };
+  if (type === "text/event-stream") return new Response(exactEventStream(response.body), init);
+  const text = await response.text();
+  const exact = exactResponseText(text);
+  return new Response(exact, init);
+}
+
+/** Only the MCP endpoint's own requests accept an event stream; OAuth requests are left alone. */
+function isMcpRequest(init: RequestInit | undefined): boolean {
+  return new Headers(init?.headers).get("accept")?.includes("text/event-stream") === true;
+}
+
+const standIns = new WeakMap<object, JSONRPCMessage>();
+
+/**
+ * A drop-in replacement for the SDK's `StreamableHTTPClientTransport` (a
+ * subclass, same constructor and behaviour): requests carry exact numbers
+ * from `toolCallArguments` (and `bigint`s) on every Node version, and each
+ * tool result's exact structuredContent text is recorded (see
+ * `structuredContentJson`). A `fetch` given in the options is still used.
+ */
+export class ExactStreamableHTTPClientTransport extends StreamableHTTPClientTransport {
+  /** Request bodies to send instead of a stand-in's JSON text, by that text. */
+  private readonly exactBodies: Map<string, string>;
+
+  constructor(url: URL, options?: StreamableHTTPClientTransportOptions) {
+    const exactBodies = new Map<string, string>();
+    const base: FetchLike | undefined = options?.fetch;
+    const exactFetch: FetchLike = async (url, init) => {
+      const body = init?.body;
+      const exact = typeof body === "string" ? exactBodies.get(body) : undefined;
+      const response = await (base ?? fetch)(
+        url,
+        exact === undefined ? init : { ...init, body: exact },
+      );
+      return isMcpRequest(init) ? exactResponse(response) : response;
+    };
+    super(url, { ...options, fetch: exactFetch });
+    this.exactBodies = exactBodies;
+  }
+
+  /**
+   * Sends a message as the SDK does; its body is the message's exact JSON text.
+   * (The SDK serializes with JSON.stringify after an await, so the message is
+   * handed on as a stand-in whose JSON text names the exact body.)
+   */
+  override async send(
+    message: JSONRPCMessage,
+    options?: Parameters<StreamableHTTPClientTransport["send"]>[1],
+  ): Promise<void> {
+    const original = standIns.get(message) ?? message;
+    let exact: string;
+    try {
+      exact = serializeExactMessage(original);
+    } catch (error) {
+      // Where the SDK's send fails to serialize: reported through onerror, then thrown.
+      this.onerror?.(error as Error);
+      throw error;
+    }
+    const key = JSON.stringify(`struct-json-bridge/exact-body/${globalThis.crypto.randomUUID()}`);
+    // A batch stays an array: the SDK looks for requests in it.
+    const copy = Array.isArray(original) ? [...(original as unknown[])] : { ...original };
+    const standIn = Object.defineProperty(copy, "toJSON", {
+      value: () => JSON.parse(key) as string,
+      enumerable: false,
+    }) as unknown as JSONRPCMessage;
+    standIns.set(standIn, original);
+    this.exactBodies.set(key, exact);
+    try {
+      await super.send(standIn, options);
+    } finally {
+      this.exactBodies.delete(key);
+    }
+  }
+}

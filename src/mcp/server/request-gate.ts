@@ -1,0 +1,157 @@
+// What the exact server transports do with each incoming message before the
+// SDK's server sees it: a tools/call request keeps its arguments' exact text
+// beside the parsed arguments, and a call whose arguments hold a number that a
+// JavaScript number would change is refused (JSON-RPC -32602 naming the path)
+// unless its tool reads exact numbers through exactToolHandler.
+
+import type {
+  JSONRPCErrorResponse,
+  JSONRPCMessage,
+  MessageExtraInfo,
+} from "@modelcontextprotocol/sdk/types.js";
+import { memberText } from "../json-span.js";
+import { type NumberLoss, numberLosses, suspectNumbers } from "./number-loss.js";
+
+/** The `_meta` key of a tools/call request under which the exact server transports put the arguments' exact JSON text. */
+export const ARGUMENTS_JSON_META_KEY = "struct-json-bridge/argumentsJson";
+
+// Marks the text as put there by this transport (a client cannot know the value).
+const NONCE_META_KEY = "struct-json-bridge/argumentsJsonNonce";
+
+/** The most losses named in one refusal's `data`, and the most path characters beyond the first. */
+const MAX_REPORTED_LOSSES = 100;
+const MAX_REPORTED_PATH_CHARS = 65_536;
+
+/** Options shared by the exact server transports. */
+export interface ExactServerOptions {
+  /**
+   * The tools whose handlers take exact numbers (wrapped in `exactToolHandler`):
+   * their calls are passed on with integers beyond 2^53 intact for the handler
+   * to read as `bigint` or text. A call of any other tool whose arguments hold
+   * such an integer is refused with JSON-RPC -32602. Names, or a predicate.
+   * Default: none.
+   */
+  exactTools: readonly string[] | ((toolName: string) => boolean);
+}
+
+type JsonRecord = Record<string, unknown>;
+
+function isRecord(value: unknown): value is JsonRecord {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/** The losses a refusal names: bounded in count and in path characters, so a deep text cannot make it huge. */
+function reported(losses: readonly NumberLoss[]): { code: string; path: string }[] {
+  const out: { code: string; path: string }[] = [];
+  let chars = 0;
+  for (const { code, path } of losses.slice(0, MAX_REPORTED_LOSSES)) {
+    chars += path.length;
+    if (out.length > 0 && chars > MAX_REPORTED_PATH_CHARS) break;
+    out.push({ code, path });
+  }
+  return out;
+}
+
+/** The JSON-RPC -32602 response refusing request `id` for `losses`. */
+export function refusal(id: string | number, losses: readonly NumberLoss[]): JSONRPCErrorResponse {
+  const first = losses[0]!;
+  const detail =
+    first.code === "number-out-of-range"
+      ? "the number is beyond what a JavaScript number holds"
+      : "the integer cannot be held exactly by a JavaScript number, and this tool does not take exact integers";
+  return {
+    jsonrpc: "2.0",
+    id,
+    error: {
+      code: -32602,
+      message: `Invalid params: ${first.code} at ${first.path === "" ? "(root)" : first.path}: ${detail}`,
+      data: { errors: reported(losses) },
+    },
+  };
+}
+
+/** A transport's `onmessage`. */
+export type MessageHandler = (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
+
+/** The exact transports' per-connection gate. */
+export class RequestGate {
+  private readonly nonce = globalThis.crypto.randomUUID();
+  private readonly exactTool: (toolName: string) => boolean;
+
+  constructor(options: Partial<ExactServerOptions> | undefined) {
+    const exactTools = options?.exactTools ?? [];
+    this.exactTool =
+      typeof exactTools === "function" ? exactTools : (name) => exactTools.includes(name);
+  }
+
+  /**
+   * Before the SDK validates `message` (parsed from `text`; `at` locates it in
+   * a batch): a tools/call request gets its arguments' exact text in
+   * `params._meta`, and any value a client put under our keys is dropped.
+   */
+  annotate(message: unknown, text: string, at: readonly (string | number)[] = []): void {
+    if (!isRecord(message) || message.method !== "tools/call" || !isRecord(message.params)) return;
+    const params = message.params;
+    if (params._meta !== undefined && !isRecord(params._meta)) return; // the SDK rejects it
+    const meta: JsonRecord = { ...params._meta };
+    delete meta[ARGUMENTS_JSON_META_KEY];
+    delete meta[NONCE_META_KEY];
+    const argumentsText = isRecord(params.arguments)
+      ? memberText(text, [...at, "params", "arguments"])
+      : undefined;
+    if (argumentsText !== undefined) {
+      meta[ARGUMENTS_JSON_META_KEY] = argumentsText;
+      meta[NONCE_META_KEY] = this.nonce;
+    }
+    if (params._meta !== undefined || argumentsText !== undefined) params._meta = meta;
+  }
+
+  /** `handler` behind the gate: a refused message is answered with `refuse`, never handed on. */
+  guard(
+    handler: MessageHandler | undefined,
+    refuse: (response: JSONRPCErrorResponse) => void,
+  ): MessageHandler | undefined {
+    if (handler === undefined) return undefined;
+    return (message, extra) => {
+      const refused = this.admit(message);
+      if (refused === undefined) handler(message, extra);
+      else refuse(refused);
+    };
+  }
+
+  /** {@link annotate} for a whole HTTP body: one message or a batch. */
+  annotateBody(body: unknown, text: string): void {
+    if (!Array.isArray(body)) this.annotate(body, text);
+    else for (const [i, message] of body.entries()) this.annotate(message, text, [i]);
+  }
+
+  /**
+   * After the SDK validated `message`, before its server sees it: the refusal
+   * to send instead, or undefined to pass the message on. Exact text this gate
+   * did not put there is removed; without it, a big integer cannot be trusted.
+   */
+  admit(message: JSONRPCMessage): JSONRPCErrorResponse | undefined {
+    if (!("method" in message) || message.method !== "tools/call" || !("id" in message))
+      return undefined;
+    const params = message.params;
+    if (!isRecord(params)) return undefined;
+    const meta = params._meta;
+    let exactText: string | undefined;
+    if (isRecord(meta)) {
+      const text = meta[ARGUMENTS_JSON_META_KEY];
+      if (meta[NONCE_META_KEY] === this.nonce && typeof text === "string") exactText = text;
+      else delete meta[ARGUMENTS_JSON_META_KEY];
+      delete meta[NONCE_META_KEY];
+    }
+    const name = typeof params.name === "string" ? params.name : "";
+    let losses: NumberLoss[];
+    if (exactText !== undefined) {
+      losses = numberLosses(exactText, MAX_REPORTED_LOSSES);
+      if (this.exactTool(name))
+        losses = losses.filter((loss) => loss.code !== "integer-precision-lost");
+    } else {
+      losses = suspectNumbers(params.arguments, MAX_REPORTED_LOSSES);
+    }
+    return losses.length === 0 ? undefined : refusal(message.id, losses);
+  }
+}
