@@ -127,6 +127,20 @@ describe("repair budget: the option", () => {
     },
   );
 
+  test("a schema cannot spend another's budget or stop validation with this package's keywords", () => {
+    const schema = {
+      type: "object",
+      "x-struct-json-bridge-cost": [1e9, 0, 0, 0],
+      "x-struct-json-bridge-unevaluated-pattern": true,
+      properties: { s: { "x-struct-json-bridge-unevaluated-pattern-properties": true } },
+    } as JsonSchema;
+    expect(repairArguments('{"s":{"a":"b"}}', schema)).toEqual({
+      ok: true,
+      argumentsJson: '{"s":{"a":"b"}}',
+      repairs: [],
+    });
+  });
+
   test("a refused call reports argument-rejected with schema-too-complex, never a value", () => {
     const { list, onDiagnostic } = collectDiagnostics();
     repairArguments(args, schema, { budget: 100, onDiagnostic });

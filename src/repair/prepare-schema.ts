@@ -30,6 +30,12 @@ export const UNEVALUATED_PATTERN_KEYWORD = "x-struct-json-bridge-unevaluated-pat
 export const UNEVALUATED_PATTERN_PROPERTIES_KEYWORD =
   "x-struct-json-bridge-unevaluated-pattern-properties";
 
+const reservedKeywords = new Set([
+  COST_KEYWORD,
+  UNEVALUATED_PATTERN_KEYWORD,
+  UNEVALUATED_PATTERN_PROPERTIES_KEYWORD,
+]);
+
 /**
  * What one evaluation of a schema object costs: `[fixed, perMember,
  * perElement, perCharacter]` — fixed units, plus units per member of an
@@ -263,6 +269,8 @@ class SchemaCopier {
     let perElement = 0;
     let perCharacter = 0;
     for (const key of Object.keys(value)) {
+      // This package's own keywords are never taken from a schema.
+      if (reservedKeywords.has(key)) continue;
       const v = (value as Record<string, unknown>)[key];
       if (v === undefined) continue;
       this.key(key, tally);
