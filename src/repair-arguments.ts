@@ -63,13 +63,13 @@ export interface RepairArgumentsOptions {
   /** Deepest JSON nesting accepted (objects and arrays), also after a string's JSON is parsed in place. Default 100. */
   recursionLimit: number;
   /**
-   * Work units the call may spend ({@link REPAIR_BUDGET}, 1,000,000, by
-   * default): the schema's size and nesting, each schema evaluation
-   * validation makes (every union branch tried, every `$ref` followed), the
-   * members and elements those evaluations loop over, and every pattern test
-   * in proportion to the text tested (docs/repair.md lists the units).
-   * Past it the call is rejected with `schema-too-complex`. The units are
-   * counted, never timed: the outcome never depends on the machine.
+   * Work units the call may spend: the schema's size and nesting, each
+   * schema evaluation validation makes (every union branch tried, every
+   * `$ref` followed), the members and elements those evaluations loop over,
+   * and every pattern test in proportion to the text tested (docs/repair.md
+   * lists the units). Past it the call is rejected with `schema-too-complex`
+   * at path "". Counted, never timed: the outcome never depends on the
+   * machine. A positive safe integer. Default 1,000,000.
    */
   budget: number;
 }
@@ -95,7 +95,8 @@ const maxAttempts = 8;
  * Arguments the schema accepts come back as the same string, except for whole
  * numbers written as `5.0` where the schema reads an integer; repaired text
  * keeps every untouched byte. Bad input, schemas included, gives `ok: false`,
- * never an exception.
+ * never an exception. Schema patterns run in a linear-time engine (re2js),
+ * and the whole call's work is bounded by the `budget` option.
  */
 export function repairArguments(
   argumentsJson: string,
