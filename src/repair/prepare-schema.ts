@@ -20,6 +20,12 @@
 
 import { compilePattern, isPatternRefusal } from "../patterns/engine.js";
 import { re2Patterns } from "../patterns/re2.js";
+import {
+  KEYWORDS,
+  LIST_SUBSCHEMA_KEYWORDS,
+  MAP_SUBSCHEMA_KEYWORDS,
+  SINGLE_SUBSCHEMA_KEYWORDS,
+} from "../schema/vocabulary.js";
 import { digitsEnd } from "./json-text.js";
 
 /** Key of the cost keyword added to every schema object of the copy. */
@@ -102,30 +108,12 @@ export const COMPILE_UNITS_PER_VALUE = 250;
 /** Units per value of an annotation (`description`, `default`, …): ajv only copies it, and meta-validation reads it once. */
 const ANNOTATION_UNITS_PER_VALUE = 1;
 
-// Keywords by what their value is.
-const schemaValued = new Set([
-  "not",
-  "if",
-  "then",
-  "else",
-  "items",
-  "additionalItems",
-  "contains",
-  "additionalProperties",
-  "propertyNames",
-  "unevaluatedItems",
-  "unevaluatedProperties",
-]);
-const unions = new Set(["anyOf", "oneOf"]);
-const schemaLists = new Set(["allOf", "anyOf", "oneOf", "prefixItems", "items"]);
-const schemaMaps = new Set([
-  "properties",
-  "patternProperties",
-  "dependentSchemas",
-  "dependencies",
-  "definitions",
-  "$defs",
-]);
+// Keywords by what their value is: from the schema engine's keyword table.
+const schemaValued = new Set(SINGLE_SUBSCHEMA_KEYWORDS);
+const schemaLists = new Set(LIST_SUBSCHEMA_KEYWORDS);
+const schemaMaps = new Set(MAP_SUBSCHEMA_KEYWORDS);
+/** `anyOf`, `oneOf`: ajv nests each branch inside the previous one's failure. */
+const unions = new Set(KEYWORDS.filter((k) => k.selectable === true).map((k) => k.name));
 /** Maps whose members ajv compiles only when referenced, each as a function of its own. */
 const definitionMaps = new Set(["definitions", "$defs"]);
 const dataValued = new Set(["const", "enum", "default", "examples"]);
