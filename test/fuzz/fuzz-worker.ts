@@ -11,8 +11,13 @@ export interface WorkerInput {
   readonly targets: readonly TargetName[];
   readonly seed: number;
   readonly start: number;
-  /** Fuzzing time per target, counted after the worker has warmed up. */
-  readonly msPerTarget: number;
+  /**
+   * How long each target runs: a fixed number of cases (the same cases on every
+   * machine: what CI uses), or a time counted after the worker has warmed up.
+   */
+  readonly budget: { readonly iterations: number } | { readonly msPerTarget: number };
+  /** Report each finding and go on (up to {@link MAX_FINDINGS} per target) rather than stop at the first. */
+  readonly keepGoing: boolean;
   /** Int32Array over a SharedArrayBuffer: [0] = target index (-1 while warming up), [1] = iteration. */
   readonly progress: SharedArrayBuffer;
 }
@@ -28,11 +33,15 @@ export type WorkerMessage =
     }
   | {
       readonly type: "done";
+      readonly findings: number;
       readonly target: TargetName;
       readonly iterations: number;
       readonly ms: number;
       readonly tally: Tally;
     };
+
+/** Findings reported per target with keepGoing before the target stops. */
+const MAX_FINDINGS = 20;
 
 const input = workerData as WorkerInput;
 const progress = new Int32Array(input.progress);
@@ -41,28 +50,34 @@ for (const target of input.targets) {
   Atomics.store(progress, 0, TARGETS.indexOf(target));
   const tally: Tally = {};
   const started = Date.now();
-  const deadline = started + input.msPerTarget;
+  const budget = input.budget;
+  const more =
+    "iterations" in budget
+      ? (i: number) => i < input.start + budget.iterations
+      : (_: number) => Date.now() < started + budget.msPerTarget;
   let i = input.start;
-  let found = false;
-  while (Date.now() < deadline) {
+  let findings = 0;
+  for (; more(i); i++) {
     Atomics.store(progress, 1, i);
     const finding = runCase(buildCase(target, input.seed, i), tally);
-    if (finding !== undefined) {
-      parentPort!.postMessage({
-        type: "finding",
-        target,
-        iteration: i,
-        ...finding,
-      } satisfies WorkerMessage);
-      found = true;
+    if (finding === undefined) continue;
+    parentPort!.postMessage({
+      type: "finding",
+      target,
+      iteration: i,
+      ...finding,
+    } satisfies WorkerMessage);
+    findings++;
+    if (!input.keepGoing || findings >= MAX_FINDINGS) {
+      i++;
       break;
     }
-    i++;
   }
-  if (found) break;
+  if (findings > 0 && !input.keepGoing) break;
   parentPort!.postMessage({
     type: "done",
     target,
+    findings,
     iterations: i - input.start,
     ms: Date.now() - started,
     tally,

@@ -10,11 +10,12 @@ import { isLosslessNumber, parse as losslessParse } from "lossless-json";
 import { ClientActionSchema } from "../../gen/toolbridge/v1/toolbridge_pb.js";
 import type { Diagnostic } from "../../src/diagnostics.js";
 import { isStructJsonError } from "../../src/errors.js";
-import { structFromJson } from "../../src/from-json.js";
+import { DEFAULT_STRUCT_DEPTH, structFromJson } from "../../src/from-json.js";
 import { pointerFrom } from "../../src/json-pointer.js";
 import type { JsonSchema } from "../../src/json-schema.js";
 import { toolCallArgumentsJson, toolCallFromJson } from "../../src/tool-call.js";
 import { textLosesPrecision } from "../property-arbitraries.js";
+import { type JsonRule, scanJsonText, wellFormed } from "./json-scan.js";
 
 /** Something the fuzzer found. */
 export interface Finding {
@@ -44,27 +45,6 @@ function isEngineFailure(e: unknown): boolean {
 
 function describe(e: unknown): string {
   return e instanceof Error ? (e.stack ?? `${e.name}: ${e.message}`) : String(e);
-}
-
-const MAX_SAFE_DEPTH_CHECK = 10_000;
-
-/** Depth of nested objects/arrays (1 for a flat object); stops counting past a bound. */
-function depthOf(v: unknown): number {
-  let max = 0;
-  const stack: [unknown, number][] = [[v, 1]];
-  while (stack.length > 0) {
-    const [x, d] = stack.pop()!;
-    if (typeof x !== "object" || x === null || isLosslessNumber(x)) continue;
-    if (d > max) max = d;
-    if (max > MAX_SAFE_DEPTH_CHECK) return max;
-    for (const k of Object.keys(x)) stack.push([(x as Record<string, unknown>)[k], d + 1]);
-  }
-  return max;
-}
-
-/** True when `s` has no lone surrogate. */
-export function wellFormed(s: string): boolean {
-  return !/[\ud800-\udfff]/.test(s.replace(/[\ud800-\udbff][\udc00-\udfff]/g, ""));
 }
 
 /** True when some string (key or value) in `v` is not well-formed UTF-16. */
@@ -157,38 +137,22 @@ const DECODER_DIAGNOSTICS = new Set([
   "integer-written-as-float",
 ]);
 
-/** Raw text an independent parser accepts as one object, with depth and strings a receiver takes. */
+/**
+ * Raw text a receiver takes: one JSON object (JSON.parse's syntax) that breaks
+ * none of the reader's rules in any of its tokens (see json-scan.ts), parsed by
+ * lossless-json for the comparison with the Struct.
+ */
 function rawIsValid(
   raw: string,
   recursionLimit: number,
 ): { ok: true; parsed: unknown } | { ok: false } {
-  let parsed: unknown;
+  const scan = scanJsonText(raw, recursionLimit);
+  if (scan.syntaxError !== undefined || scan.broken.size > 0) return { ok: false };
   try {
-    parsed = losslessParse(raw);
+    return { ok: true, parsed: losslessParse(raw) };
   } catch {
     return { ok: false };
   }
-  if (
-    typeof parsed !== "object" ||
-    parsed === null ||
-    Array.isArray(parsed) ||
-    isLosslessNumber(parsed)
-  )
-    return { ok: false };
-  if (hasLoneSurrogate(parsed) || depthOf(parsed) > recursionLimit) return { ok: false };
-  // lossless-json lets duplicate keys with equal values through; two readings all the same.
-  if (scanJson(raw).duplicateKey) return { ok: false };
-  // lossless-json accepts what JSON.parse does; a number beyond float64 is not a JSON value we carry.
-  const stack: unknown[] = [parsed];
-  while (stack.length > 0) {
-    const x = stack.pop();
-    if (isLosslessNumber(x)) {
-      if (!Number.isFinite(Number(x.toString()))) return { ok: false };
-    } else if (typeof x === "object" && x !== null) {
-      for (const k of Object.keys(x)) stack.push((x as Record<string, unknown>)[k]);
-    }
-  }
-  return { ok: true, parsed };
 }
 
 /**
@@ -342,41 +306,14 @@ function numberTexts(v: unknown, tokens: (string | number)[], out: string[]): vo
   }
 }
 
-/**
- * Nesting depth and duplicate keys of a text JSON.parse accepts, by a scan of
- * its tokens (JSON.parse keeps the last of duplicate keys, and lossless-json
- * only reports duplicates whose values differ). Keys are decoded with JSON.parse.
- */
-function scanJson(text: string): { depth: number; duplicateKey: boolean } {
-  const stack: (Set<string> | null)[] = [];
-  let expectKey = false;
-  let depth = 0;
-  let duplicateKey = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === '"') {
-      let j = i + 1;
-      while (j < text.length && text[j] !== '"') j += text[j] === "\\" ? 2 : 1;
-      const top = stack[stack.length - 1];
-      if (expectKey && top) {
-        const key = JSON.parse(text.slice(i, j + 1)) as string;
-        if (top.has(key)) duplicateKey = true;
-        top.add(key);
-        expectKey = false;
-      }
-      i = j;
-    } else if (c === "{" || c === "[") {
-      stack.push(c === "{" ? new Set() : null);
-      expectKey = c === "{";
-      depth = Math.max(depth, stack.length);
-    } else if (c === "}" || c === "]") {
-      stack.pop();
-    } else if (c === ",") {
-      expectKey = stack[stack.length - 1] != null;
-    }
-  }
-  return { depth, duplicateKey };
-}
+/** The finding's name when the package rejects a text for a rule it does not break. */
+const FALSE_REJECTION: Readonly<Partial<Record<string, string>>> = {
+  "duplicate-key": "false-duplicate-key",
+  "invalid-unicode": "false-invalid-unicode",
+  "number-out-of-range": "false-out-of-range",
+  "recursion-limit": "false-recursion-limit",
+  "not-an-object": "false-not-an-object",
+} satisfies Record<JsonRule, string>;
 
 function jsonParse(text: string): { ok: true; value: unknown } | { ok: false } {
   try {
@@ -392,6 +329,13 @@ function jsonParse(text: string): { ok: true; value: unknown } | { ok: false } {
  * and must come back byte-exact.
  */
 export function jsonCase(text: string, tally?: Tally): Finding | undefined {
+  const scan = scanJsonText(text, DEFAULT_STRUCT_DEPTH);
+  const j = jsonParse(text);
+  if (j.ok !== (scan.syntaxError === undefined))
+    return {
+      kind: "oracle-disagrees-with-JSON.parse",
+      detail: `JSON.parse ${j.ok ? "accepts" : "rejects"}; the scan says syntax error at ${scan.syntaxError}`,
+    };
   const diagnostics: Diagnostic[] = [];
   let struct: ReturnType<typeof structFromJson>;
   try {
@@ -399,38 +343,24 @@ export function jsonCase(text: string, tally?: Tally): Finding | undefined {
   } catch (e) {
     if (!isStructJsonError(e)) return { kind: "foreign-error", detail: describe(e) };
     count(tally, `error ${e.code}`);
-    const j = jsonParse(text);
-    switch (e.code) {
-      case "invalid-json":
-        return j.ok ? { kind: "valid-json-rejected", detail: e.message } : undefined;
-      case "duplicate-key":
-        return !j.ok || scanJson(text).duplicateKey
-          ? undefined
-          : { kind: "false-duplicate-key", detail: e.message };
-      case "invalid-unicode":
-        return !j.ok || hasLoneSurrogate(j.value)
-          ? undefined
-          : { kind: "false-invalid-unicode", detail: e.message };
-      case "number-out-of-range":
-        return !j.ok || hasNonFinite(j.value)
-          ? undefined
-          : { kind: "false-out-of-range", detail: e.message };
-      case "not-an-object":
-        return !j.ok || typeof j.value !== "object" || j.value === null || Array.isArray(j.value)
-          ? undefined
-          : { kind: "false-not-an-object", detail: e.message };
-      case "recursion-limit":
-        return !j.ok || scanJson(text).depth > 49
-          ? undefined
-          : { kind: "false-recursion-limit", detail: e.message };
-      default:
-        return { kind: `unexpected-code-${e.code}`, detail: e.message };
+    if (e.code === "invalid-json") {
+      return scan.syntaxError === undefined
+        ? { kind: "valid-json-rejected", detail: e.message }
+        : undefined;
     }
+    const falseKind = FALSE_REJECTION[e.code];
+    if (falseKind === undefined) return { kind: `unexpected-code-${e.code}`, detail: e.message };
+    // Any rule the text breaks (before its first syntax error) is a right reason.
+    return scan.broken.has(e.code as JsonRule) ? undefined : { kind: falseKind, detail: e.message };
   }
   if (prototypeTouched()) return { kind: "prototype-polluted", detail: "after structFromJson" };
   count(tally, "accepted");
-  const j = jsonParse(text);
   if (!j.ok) return { kind: "invalid-json-accepted", detail: "JSON.parse rejects this text" };
+  if (scan.broken.size > 0)
+    return {
+      kind: "broken-rule-accepted",
+      detail: `the text breaks ${[...scan.broken].join(", ")}`,
+    };
   const value = plain({
     $typeName: "google.protobuf.Value",
     kind: { case: "structValue", value: struct },

@@ -1,0 +1,210 @@
+// The fuzz oracle's view of a JSON text: every string (keys included) and every
+// number literal as written, not only what JSON.parse keeps. JSON.parse keeps the
+// last of duplicate keys, so an earlier member's huge number or lone surrogate
+// never reaches it; a single left-to-right pass (the package's) meets it first and
+// rightly rejects the text for that. This scan lists every rule a text breaks, so
+// the oracle can accept any of them as the reason for a rejection.
+//
+// Written independently of src/parse-json.ts (a loop over tokens with an explicit
+// stack, no recursion, so that 200,000 levels of nesting are fine).
+
+/** A rule of the package's JSON reader that a syntactically valid prefix can break. */
+export type JsonRule =
+  | "duplicate-key"
+  | "invalid-unicode"
+  | "number-out-of-range"
+  | "recursion-limit"
+  | "not-an-object";
+
+/** What {@link scanJsonText} found. */
+export interface JsonScan {
+  /**
+   * The index of the first syntax error (text.length for a premature end), or
+   * undefined when the text is exactly one JSON value with whitespace around it.
+   */
+  readonly syntaxError: number | undefined;
+  /**
+   * The rules broken before the first syntax error (in the whole text when there
+   * is none). A token cut short by the syntax error counts with what it held
+   * before the error: `"\ud800` then a control character is a lone surrogate.
+   */
+  readonly broken: ReadonlySet<JsonRule>;
+  /** The deepest nesting seen (the top-level object or array is level 1). */
+  readonly depth: number;
+}
+
+const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
+const HEX4 = /^[0-9a-fA-F]{4}$/;
+const ESCAPES: Readonly<Record<string, string>> = {
+  '"': '"',
+  "\\": "\\",
+  "/": "/",
+  b: "\b",
+  f: "\f",
+  n: "\n",
+  r: "\r",
+  t: "\t",
+};
+
+/** True when `s` has no lone surrogate (a high one last counts as lone). */
+export function wellFormed(s: string): boolean {
+  return !/[\ud800-\udfff]/.test(s.replace(/[\ud800-\udbff][\udc00-\udfff]/g, ""));
+}
+
+/** A string token: its decoded text (up to the error, if any) and where it ends. */
+interface StringToken {
+  readonly text: string;
+  /** Index after the closing quote, or undefined on a syntax error. */
+  readonly end: number | undefined;
+  /** The syntax error's index, when there is one. */
+  readonly error: number;
+}
+
+function readString(s: string, quoteAt: number): StringToken {
+  const parts: string[] = [];
+  let i = quoteAt + 1;
+  let runStart = i;
+  for (;;) {
+    if (i >= s.length) {
+      parts.push(s.slice(runStart, i));
+      return { text: parts.join(""), end: undefined, error: i };
+    }
+    const c = s[i]!;
+    if (c === '"') {
+      parts.push(s.slice(runStart, i));
+      return { text: parts.join(""), end: i + 1, error: -1 };
+    }
+    if (c.charCodeAt(0) < 0x20) {
+      parts.push(s.slice(runStart, i));
+      return { text: parts.join(""), end: undefined, error: i };
+    }
+    if (c !== "\\") {
+      i++;
+      continue;
+    }
+    parts.push(s.slice(runStart, i));
+    const e = s[i + 1];
+    if (e === "u") {
+      const hex = s.slice(i + 2, i + 6);
+      if (!HEX4.test(hex)) return { text: parts.join(""), end: undefined, error: i };
+      parts.push(String.fromCharCode(Number.parseInt(hex, 16)));
+      i += 6;
+    } else if (e !== undefined && Object.hasOwn(ESCAPES, e)) {
+      parts.push(ESCAPES[e]!);
+      i += 2;
+    } else {
+      return { text: parts.join(""), end: undefined, error: i };
+    }
+    runStart = i;
+  }
+}
+
+type Expect = "value" | "value-or-close" | "key" | "key-or-close" | "colon" | "next" | "end";
+
+/**
+ * Scans a JSON text for syntax and for the rules the package enforces, with
+ * `recursionLimit` the deepest nesting allowed.
+ */
+export function scanJsonText(text: string, recursionLimit: number): JsonScan {
+  const broken = new Set<JsonRule>();
+  // One entry per open container: the keys seen so far, or null for an array.
+  const stack: (Set<string> | null)[] = [];
+  let depth = 0;
+  let expect: Expect = "value";
+  let topIsObject = false;
+  let i = 0;
+  const n = text.length;
+  const result = (syntaxError: number | undefined): JsonScan => {
+    if (syntaxError === undefined && !topIsObject) broken.add("not-an-object");
+    return { syntaxError, broken, depth };
+  };
+  const afterValue = (): Expect => (stack.length === 0 ? "end" : "next");
+  for (;;) {
+    while (i < n && (text[i] === " " || text[i] === "\t" || text[i] === "\n" || text[i] === "\r"))
+      i++;
+    if (i >= n) return result(expect === "end" ? undefined : n);
+    const c = text[i]!;
+    switch (expect) {
+      case "end":
+        return result(i);
+      case "colon":
+        if (c !== ":") return result(i);
+        i++;
+        expect = "value";
+        continue;
+      case "next": {
+        const top = stack[stack.length - 1]!;
+        if (c === ",") {
+          i++;
+          expect = top === null ? "value" : "key";
+        } else if (c === (top === null ? "]" : "}")) {
+          i++;
+          stack.pop();
+          expect = afterValue();
+        } else {
+          return result(i);
+        }
+        continue;
+      }
+      case "key":
+      case "key-or-close": {
+        if (c === "}" && expect === "key-or-close") {
+          i++;
+          stack.pop();
+          expect = afterValue();
+          continue;
+        }
+        if (c !== '"') return result(i);
+        const key = readString(text, i);
+        if (!wellFormed(key.text)) broken.add("invalid-unicode");
+        if (key.end === undefined) return result(key.error);
+        const keys = stack[stack.length - 1]!;
+        if (keys.has(key.text)) broken.add("duplicate-key");
+        keys.add(key.text);
+        i = key.end;
+        expect = "colon";
+        continue;
+      }
+      case "value":
+      case "value-or-close": {
+        if (c === "]" && expect === "value-or-close") {
+          i++;
+          stack.pop();
+          expect = afterValue();
+          continue;
+        }
+        if (c === "{" || c === "[") {
+          if (stack.length === 0) topIsObject = c === "{";
+          stack.push(c === "{" ? new Set() : null);
+          depth = Math.max(depth, stack.length);
+          if (stack.length > recursionLimit) broken.add("recursion-limit");
+          i++;
+          expect = c === "{" ? "key-or-close" : "value-or-close";
+          continue;
+        }
+        if (c === '"') {
+          const str = readString(text, i);
+          if (!wellFormed(str.text)) broken.add("invalid-unicode");
+          if (str.end === undefined) return result(str.error);
+          i = str.end;
+          expect = afterValue();
+          continue;
+        }
+        if (c === "-" || (c >= "0" && c <= "9")) {
+          NUMBER.lastIndex = i;
+          const m = NUMBER.exec(text);
+          if (m === null) return result(i);
+          if (!Number.isFinite(Number(m[0]))) broken.add("number-out-of-range");
+          i += m[0].length;
+          expect = afterValue();
+          continue;
+        }
+        const word = c === "t" ? "true" : c === "f" ? "false" : c === "n" ? "null" : "";
+        if (word === "" || !text.startsWith(word, i)) return result(i);
+        i += word.length;
+        expect = afterValue();
+        continue;
+      }
+    }
+  }
+}
