@@ -1,0 +1,100 @@
+// Issue 12: what the fuzzer found, kept as exact cases. Each row is a text the
+// package must reject with exactly this code, path and position, and that the
+// fuzz oracle must accept as rightly rejected (or accepted). The oracle's own
+// view of a text (json-scan.ts) is tested below it.
+import { describe, expect, test } from "vitest";
+import { structFromJson } from "../../src/from-json.js";
+import { type ExpectedError, expectStructJsonError } from "../hostile-helpers.js";
+import { scanJsonText } from "./json-scan.js";
+import { jsonCase } from "./targets.js";
+
+const REJECTED: readonly (readonly [why: string, text: string, expected: ExpectedError])[] = [
+  [
+    // Seed 1, iteration 38441 of the old 60 s CI run: JSON.parse keeps the second
+    // "f" (1.5e300) and never sees the first, beyond float64; a left-to-right
+    // reader meets the huge number before the duplicate key. Either code is right.
+    "a huge number in a member that a later duplicate key replaces",
+    '{"big":18446744073709551615,"neg":-9223372036854775809,"f":1.5e336854775809,"f":1.5e300,"tiny":5e-324}',
+    { code: "number-out-of-range", path: "/f", position: 59 },
+  ],
+  [
+    "a lone surrogate in a member that a later duplicate key replaces",
+    '{"a":"\\ud800","a":1}',
+    { code: "invalid-unicode", path: "/a", position: 12 },
+  ],
+];
+
+describe("fuzz regressions: the package's code and the oracle's verdict", () => {
+  test.each(REJECTED)("%s", (_why, text, expected) => {
+    expectStructJsonError(() => structFromJson(text), expected);
+    expect(jsonCase(text)).toBeUndefined();
+  });
+});
+
+type Broken = ReturnType<typeof scanJsonText>["broken"] extends ReadonlySet<infer R> ? R : never;
+
+const SCANS: readonly (readonly [
+  text: string,
+  syntaxError: number | undefined,
+  broken: readonly Broken[],
+])[] = [
+  ['{"a":1}', undefined, []],
+  [' {"a" : [1, {"b":null}] } ', undefined, []],
+  ["[1]", undefined, ["not-an-object"]],
+  ['"x"', undefined, ["not-an-object"]],
+  // every member counts, not only the one JSON.parse keeps
+  ['{"f":1e999,"f":1}', undefined, ["number-out-of-range", "duplicate-key"]],
+  ['{"a":"\\ud800","a":1}', undefined, ["invalid-unicode", "duplicate-key"]],
+  ['{"\\ud800":1}', undefined, ["invalid-unicode"]],
+  ['{"a":"\\ud83d\\ude00","\\u0061":2}', undefined, ["duplicate-key"]],
+  ['{"a":-1e400,"b":1e-400}', undefined, ["number-out-of-range"]],
+  [`{"a":${"[".repeat(50)}${"]".repeat(50)}}`, undefined, ["recursion-limit"]],
+  [`{"a":${"[".repeat(48)}${"]".repeat(48)}}`, undefined, []],
+  // rules broken before the first syntax error count; after it, not
+  ['{"a":1e999,}', 11, ["number-out-of-range"]],
+  ['{"a":1e999x}', 10, ["number-out-of-range"]],
+  ['{"a":1,} {"b":1e999}', 7, []],
+  // a string cut short by the error counts with what it held: a high surrogate last is lone
+  ['{"a":"\\ud800\u0001"}', 12, ["invalid-unicode"]],
+  ['{"a":"\\ud83d\\ude0x"}', 12, ["invalid-unicode"]],
+  ['{"a":"\\ud800', 12, ["invalid-unicode"]],
+  ['{"a":"\\ud83d\\ude00', 18, []],
+  // plain syntax errors, at the first character that cannot continue a JSON text
+  ["", 0, []],
+  ["{", 1, []],
+  ['{"a":01}', 6, []],
+  ['{"a":1.}', 6, []],
+  ['{"a":-}', 5, []],
+  ['{"a":tru}', 5, []],
+  ['{"a":"\\x"}', 6, []],
+  ['{"a" 1}', 5, []],
+  ['{"a":1}}', 7, []],
+  ["{\u00a0}", 1, []],
+];
+
+describe("the oracle's scan of a JSON text", () => {
+  test.each(SCANS)("%j: syntax error at %s, breaks %j", (text, syntaxError, broken) => {
+    const scan = scanJsonText(text, 49);
+    expect({ syntaxError: scan.syntaxError, broken: [...scan.broken].sort() }).toEqual({
+      syntaxError,
+      broken: [...broken].sort(),
+    });
+    let parsed = true;
+    try {
+      JSON.parse(text);
+    } catch {
+      parsed = false;
+    }
+    expect(parsed).toBe(syntaxError === undefined);
+  });
+
+  test("200,000 levels of nesting: no recursion", () => {
+    const text = `{"a":${"[".repeat(200_000)}${"]".repeat(200_000)}}`;
+    const scan = scanJsonText(text, 49);
+    expect(scan).toEqual({
+      syntaxError: undefined,
+      broken: new Set(["recursion-limit"]),
+      depth: 200_001,
+    });
+  });
+});
