@@ -27,8 +27,16 @@ export interface JsonScan {
    * The rules broken before the first syntax error (in the whole text when there
    * is none). A token cut short by the syntax error counts with what it held
    * before the error: `"\ud800` then a control character is a lone surrogate.
+   * Inside a container deeper than the limit only the depth counts: a reader
+   * stops there and never sees what it holds.
    */
   readonly broken: ReadonlySet<JsonRule>;
+  /**
+   * Each break as "rule path", with the JSON Pointer the package names: the
+   * member or element holding the bad number, string or too-deep container, the
+   * repeated key's member, the object holding a bad key ("" for the whole text).
+   */
+  readonly reasons: ReadonlySet<string>;
   /** The deepest nesting seen (the top-level object or array is level 1). */
   readonly depth: number;
 }
@@ -99,6 +107,14 @@ function readString(s: string, quoteAt: number): StringToken {
   }
 }
 
+/** An RFC 6901 pointer, written here rather than taken from the package under test. */
+function pointer(tokens: readonly (string | number)[]): string {
+  return tokens.map((t) => `/${String(t).replace(/~/g, "~0").replace(/\//g, "~1")}`).join("");
+}
+
+/** An open container: the keys seen so far (an object), or the index of the current element (an array). */
+type Frame = { readonly keys: Set<string> } | { index: number };
+
 type Expect = "value" | "value-or-close" | "key" | "key-or-close" | "colon" | "next" | "end";
 
 /**
@@ -107,16 +123,24 @@ type Expect = "value" | "value-or-close" | "key" | "key-or-close" | "colon" | "n
  */
 export function scanJsonText(text: string, recursionLimit: number): JsonScan {
   const broken = new Set<JsonRule>();
-  // One entry per open container: the keys seen so far, or null for an array.
-  const stack: (Set<string> | null)[] = [];
+  const reasons = new Set<string>();
+  const stack: Frame[] = [];
+  // The member or element being read in each open container (path.length === stack.length inside one).
+  const path: (string | number)[] = [];
+  const breaks = (rule: JsonRule, tokens: readonly (string | number)[]) => {
+    // A reader stops at the first container deeper than the limit: what lies inside is never read.
+    if (stack.length > recursionLimit) return;
+    broken.add(rule);
+    reasons.add(`${rule} ${pointer(tokens)}`);
+  };
   let depth = 0;
   let expect: Expect = "value";
   let topIsObject = false;
   let i = 0;
   const n = text.length;
   const result = (syntaxError: number | undefined): JsonScan => {
-    if (syntaxError === undefined && !topIsObject) broken.add("not-an-object");
-    return { syntaxError, broken, depth };
+    if (syntaxError === undefined && !topIsObject) breaks("not-an-object", []);
+    return { syntaxError, broken, reasons, depth };
   };
   const afterValue = (): Expect => (stack.length === 0 ? "end" : "next");
   for (;;) {
@@ -134,12 +158,15 @@ export function scanJsonText(text: string, recursionLimit: number): JsonScan {
         continue;
       case "next": {
         const top = stack[stack.length - 1]!;
+        const array = "index" in top;
         if (c === ",") {
           i++;
-          expect = top === null ? "value" : "key";
-        } else if (c === (top === null ? "]" : "}")) {
+          if (array) top.index++;
+          expect = array ? "value" : "key";
+        } else if (c === (array ? "]" : "}")) {
           i++;
           stack.pop();
+          path.length = stack.length;
           expect = afterValue();
         } else {
           return result(i);
@@ -151,15 +178,18 @@ export function scanJsonText(text: string, recursionLimit: number): JsonScan {
         if (c === "}" && expect === "key-or-close") {
           i++;
           stack.pop();
+          path.length = stack.length;
           expect = afterValue();
           continue;
         }
         if (c !== '"') return result(i);
         const key = readString(text, i);
-        if (!wellFormed(key.text)) broken.add("invalid-unicode");
+        path.length = stack.length - 1;
+        if (!wellFormed(key.text)) breaks("invalid-unicode", path);
         if (key.end === undefined) return result(key.error);
-        const keys = stack[stack.length - 1]!;
-        if (keys.has(key.text)) broken.add("duplicate-key");
+        const { keys } = stack[stack.length - 1] as { keys: Set<string> };
+        path.push(key.text);
+        if (keys.has(key.text)) breaks("duplicate-key", path);
         keys.add(key.text);
         i = key.end;
         expect = "colon";
@@ -170,21 +200,24 @@ export function scanJsonText(text: string, recursionLimit: number): JsonScan {
         if (c === "]" && expect === "value-or-close") {
           i++;
           stack.pop();
+          path.length = stack.length;
           expect = afterValue();
           continue;
         }
+        const top = stack[stack.length - 1];
+        if (top !== undefined && "index" in top) path[stack.length - 1] = top.index;
         if (c === "{" || c === "[") {
           if (stack.length === 0) topIsObject = c === "{";
-          stack.push(c === "{" ? new Set() : null);
+          if (stack.length === recursionLimit) breaks("recursion-limit", path);
+          stack.push(c === "{" ? { keys: new Set() } : { index: 0 });
           depth = Math.max(depth, stack.length);
-          if (stack.length > recursionLimit) broken.add("recursion-limit");
           i++;
           expect = c === "{" ? "key-or-close" : "value-or-close";
           continue;
         }
         if (c === '"') {
           const str = readString(text, i);
-          if (!wellFormed(str.text)) broken.add("invalid-unicode");
+          if (!wellFormed(str.text)) breaks("invalid-unicode", path);
           if (str.end === undefined) return result(str.error);
           i = str.end;
           expect = afterValue();
@@ -194,7 +227,7 @@ export function scanJsonText(text: string, recursionLimit: number): JsonScan {
           NUMBER.lastIndex = i;
           const m = NUMBER.exec(text);
           if (m === null) return result(i);
-          if (!Number.isFinite(Number(m[0]))) broken.add("number-out-of-range");
+          if (!Number.isFinite(Number(m[0]))) breaks("number-out-of-range", path);
           i += m[0].length;
           expect = afterValue();
           continue;

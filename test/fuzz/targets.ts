@@ -350,8 +350,15 @@ export function jsonCase(text: string, tally?: Tally): Finding | undefined {
     }
     const falseKind = FALSE_REJECTION[e.code];
     if (falseKind === undefined) return { kind: `unexpected-code-${e.code}`, detail: e.message };
-    // Any rule the text breaks (before its first syntax error) is a right reason.
-    return scan.broken.has(e.code as JsonRule) ? undefined : { kind: falseKind, detail: e.message };
+    // Any rule the text breaks (before its first syntax error) is a right reason,
+    // named at the path where the text breaks it.
+    if (!scan.broken.has(e.code as JsonRule)) return { kind: falseKind, detail: e.message };
+    return scan.reasons.has(`${e.code} ${e.path}`)
+      ? undefined
+      : {
+          kind: `wrong-path-${e.code}`,
+          detail: `${e.message}; the text breaks it at ${[...scan.reasons].join(", ")}`,
+        };
   }
   if (prototypeTouched()) return { kind: "prototype-polluted", detail: "after structFromJson" };
   count(tally, "accepted");
