@@ -77,18 +77,27 @@ function hasNonFinite(v: unknown): boolean {
 }
 
 /**
+ * How -0 and 0 compare: "signed" where the text must carry each float64 exactly
+ * (raw_args_json beside the Struct: the README promises each number's float64
+ * equal, and the decoder tells them apart), "equal" for the text written from
+ * the Struct (the README writes -0 as 0 but for a number reading).
+ */
+type Zeros = "signed" | "equal";
+
+/**
  * Where `written` (lossless-json parse of a text) and `value` (plain JS value)
  * differ: same own keys in any order, same strings, booleans and nulls, each
- * number's text denoting the same float64 (=== : -0 and 0 are one JSON value).
- * undefined when they agree.
+ * number's text denoting the same float64. undefined when they agree.
  */
 function difference(
   written: unknown,
   value: unknown,
+  zeros: Zeros,
   tokens: (string | number)[] = [],
 ): string | undefined {
   if (isLosslessNumber(written)) {
-    return typeof value === "number" && Number(written.toString()) === value
+    const n = Number(written.toString());
+    return typeof value === "number" && (zeros === "signed" ? Object.is(n, value) : n === value)
       ? undefined
       : pointerFrom(tokens);
   }
@@ -110,6 +119,7 @@ function difference(
     const d = difference(
       (written as Record<string, unknown>)[k],
       (value as Record<string, unknown>)[k],
+      zeros,
       tokens,
     );
     tokens.pop();
@@ -130,6 +140,7 @@ const DECODER_ERRORS = new Set(["non-finite-number", "recursion-limit", "raw-str
 const DECODER_DIAGNOSTICS = new Set([
   "not-an-integer",
   "integer-precision-lost",
+  "number-precision-lost",
   "ambiguous-number",
   "schema-ref-unresolved",
   "schema-too-complex",
@@ -203,7 +214,7 @@ export function protobufCase(
         if (mode !== "verify" || raw === undefined)
           return { kind: "mismatch-without-raw", detail: e.message };
         const v = rawIsValid(raw, 100);
-        if (v.ok && difference(v.parsed, args) === undefined && !hasNonFinite(args))
+        if (v.ok && difference(v.parsed, args, "signed") === undefined && !hasNonFinite(args))
           return { kind: "false-mismatch", detail: e.message };
       }
       continue;
@@ -223,7 +234,7 @@ export function protobufCase(
           kind: "invalid-raw-returned",
           detail: "the raw text was returned but is not one valid JSON object",
         };
-      const d = difference(v.parsed, args);
+      const d = difference(v.parsed, args, "signed");
       if (d !== undefined) return { kind: "disagreeing-raw-returned", detail: `differs at ${d}` };
       continue;
     }
@@ -234,7 +245,7 @@ export function protobufCase(
     } catch (e) {
       return { kind: "output-not-json", detail: describe(e) };
     }
-    const d = difference(parsed, args);
+    const d = difference(parsed, args, "equal");
     if (d !== undefined) return { kind: "output-differs-from-struct", detail: `differs at ${d}` };
     if (mode === "verify" && raw !== undefined) {
       if (!diagnostics.some((x) => x.code === "raw-json-invalid"))
@@ -243,7 +254,7 @@ export function protobufCase(
           detail: "raw text present, Struct text returned, no raw-json-invalid",
         };
       const v = rawIsValid(raw, 100);
-      if (v.ok && difference(v.parsed, args) === undefined)
+      if (v.ok && difference(v.parsed, args, "signed") === undefined)
         return {
           kind: "valid-raw-rejected",
           detail: "an agreeing, well-formed raw text was not used",
