@@ -66,6 +66,7 @@ export function formatReport(report: DemoReport): string[] {
   const out: string[] = [];
   out.push(
     `${calls.length} model tool calls → gRPC server (Connect-ES, HTTP/2, 127.0.0.1:${report.port}) → gRPC client → MCP TypeScript SDK → stdio → strict Python MCP server (Pydantic StrictInt)`,
+    `The calls came from a model server (127.0.0.1:${report.model.port}) as an OpenAI Chat Completions stream of ${report.model.chunks} chunks, read with the openai SDK and struct-json-bridge/openai: ${report.model.exact ? "every argument text exact" : "ARGUMENT TEXTS CHANGED"}.`,
     "",
     "With raw_args_json (the default): what reached the strict server",
   );
@@ -126,7 +127,9 @@ export function formatReport(report: DemoReport): string[] {
     "",
     report.ok
       ? `OK: all ${calls.length} calls arrived exactly as the model wrote them, and every result came back exactly.`
-      : `FAILED: ${calls.length - good} of ${calls.length} calls did not arrive (or come back) exactly.`,
+      : report.model.exact
+        ? `FAILED: ${calls.length - good} of ${calls.length} calls did not arrive (or come back) exactly.`
+        : "FAILED: the model's argument texts changed on the way through the OpenAI adapter.",
   );
   return out;
 }

@@ -1,5 +1,6 @@
 // The whole path the package exists for, on real parts:
-//   model's JSON text → toolCallFromJson → gRPC (Connect-ES, HTTP/2) → client →
+//   model server (OpenAI Chat Completions stream, replayed on 127.0.0.1) →
+//   openai SDK → struct-json-bridge/openai → model's JSON text → toolCallFromJson → gRPC (Connect-ES, HTTP/2) → client →
 //   toolCallArgumentsJson with the tool's inputSchema from tools/list → official
 //   MCP TypeScript SDK client → stdio → strict Python MCP server (Pydantic
 //   StrictInt) → echo → toolResultFromJson → SubmitResult → toolResultJson.
@@ -32,6 +33,7 @@ import {
 } from "../../src/mcp/index.js";
 import { differences, memberJson } from "./compare-json.js";
 import { loadModelCalls, MODEL_CALLS_FILE, type ModelCall } from "./model-calls.js";
+import { modelCallsThroughOpenAI } from "./model-server.js";
 import {
   actionId,
   buildActions,
@@ -93,13 +95,28 @@ export interface CallReport {
   readonly submittedPlainJson: string | undefined;
 }
 
+/** Where the model calls came from. */
+export interface ModelSource {
+  /** The replay model server's port on 127.0.0.1. */
+  readonly port: number;
+  /** Stream chunks the openai SDK yielded. */
+  readonly chunks: number;
+  /** True when the adapter's calls equal the file's, id, name and text byte for byte. */
+  readonly exact: boolean;
+}
+
 /** The demo's outcome. */
 export interface DemoReport {
   /** Per model call, in file order. */
   readonly calls: readonly CallReport[];
   /** The gRPC server's port (for the record). */
   readonly port: number;
-  /** True when every call arrived exactly as written and every result came back exactly. */
+  /** The model server the calls were streamed from. */
+  readonly model: ModelSource;
+  /**
+   * True when the model calls came through the adapter exactly, every call
+   * arrived exactly as written and every result came back exactly.
+   */
   readonly ok: boolean;
 }
 
@@ -142,7 +159,15 @@ export async function runDemo(options: Partial<DemoOptions> = {}): Promise<DemoR
       "the demo needs Python 3.10+ with the mcp SDK: run `bash examples/demo/setup-python.sh` (creates .venv and pip-installs mcp)",
     );
   }
-  const calls = loadModelCalls(options.modelCallsFile ?? MODEL_CALLS_FILE);
+  const written = loadModelCalls(options.modelCallsFile ?? MODEL_CALLS_FILE);
+  // The model's calls arrive as an OpenAI stream, through the provider adapter.
+  const answer = await modelCallsThroughOpenAI(written);
+  const calls = answer.calls;
+  const model: ModelSource = {
+    port: answer.port,
+    chunks: answer.chunks,
+    exact: JSON.stringify(calls) === JSON.stringify(written),
+  };
   const modes: RawArgsMode[] = ["always", "never"];
   const server = await startToolCallServer(buildActions(calls, modes));
   const mcpTransport = new ExactStdioClientTransport({
@@ -251,7 +276,12 @@ export async function runDemo(options: Partial<DemoOptions> = {}): Promise<DemoR
             : JSON.stringify(plainResult.structuredContent),
       };
     });
-    return { calls: reports, port: server.port, ok: reports.every(callOk) };
+    return {
+      calls: reports,
+      port: server.port,
+      model,
+      ok: model.exact && reports.every(callOk),
+    };
   } finally {
     sessionManager.abort();
     await mcp.close().catch(() => {});

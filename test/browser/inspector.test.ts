@@ -71,6 +71,24 @@ const marks = (page: Page) =>
     ]),
   );
 
+/** [mark, the count in its swatch] of every legend item, in the legend's order. */
+const legend = (page: Page) =>
+  page.$$eval("#legend > li", (lis) =>
+    lis.map((li) => [(li as HTMLElement).dataset.mark, li.querySelector(".num")?.textContent]),
+  );
+
+/** The legend with `counts` for the given marks and 0 for every other mark. */
+const legendWith = (counts: Record<string, number>) =>
+  [
+    "integer restored",
+    "number",
+    "ambiguous",
+    "unknown",
+    "precision lost",
+    "written-as-float",
+    "not an integer",
+  ].map((mark) => [mark, String(counts[mark] ?? 0)]);
+
 describe("inspector page", () => {
   test("pasting the ticket example: exact output, readings, raw text verified", async () => {
     const { page, problems } = await openPage();
@@ -131,6 +149,9 @@ describe("inspector page", () => {
       ["/ticket/watcher_ids/1", "42", "integer", "42", "42", "integer restored", "", ""],
     ]);
     expect(await items(page, "#diagnostics")).toEqual(["none"]);
+    // The legend counts the marks of this output: never a sample number.
+    expect(await legend(page)).toEqual(legendWith({ "integer restored": 5, number: 1 }));
+    expect(await page.locator("#legend > li.unused").count()).toBe(5);
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: join(ARTIFACTS, "inspector.png"), fullPage: true });
     expect(problems).toEqual([]);
@@ -155,6 +176,9 @@ describe("inspector page", () => {
       "/ticket/assignee/user_id integer-precision-lost",
       "/ticket/watcher_ids/0 integer-precision-lost",
     ]);
+    expect(await legend(page)).toEqual(
+      legendWith({ "integer restored": 3, number: 1, "precision lost": 2 }),
+    );
     expect(problems).toEqual([]);
     await page.close();
   });
@@ -165,6 +189,9 @@ describe("inspector page", () => {
     expect(await page.getAttribute("#report", "data-state")).toBe("refused");
     expect(await text(page, "#error")).toMatch(/^raw-struct-mismatch at \/column: /);
     expect(await page.locator("#bridge-output").textContent()).toBe("");
+    // Nothing is written, but the table still lists the Struct's numbers: the legend counts those rows.
+    expect(await page.locator("#numbers tbody tr").count()).toBe(2);
+    expect(await legend(page)).toEqual(legendWith({ "integer restored": 2 }));
     await page.close();
   });
 
@@ -178,6 +205,7 @@ describe("inspector page", () => {
       ["/window_seconds", "300.0", "written-as-float"],
     ]);
     expect(await items(page, "#diagnostics")).toEqual(["/window_seconds integer-written-as-float"]);
+    expect(await legend(page)).toEqual(legendWith({ number: 1, "written-as-float": 1 }));
     await page.close();
   });
 

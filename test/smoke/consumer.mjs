@@ -1,5 +1,6 @@
 // Imports the BUILT package the way a consumer does (through package.json
 // "exports", by name) and runs the main path once. Plain Node, no TypeScript.
+import { readFileSync } from "node:fs";
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import * as bridge from "struct-json-bridge";
 
@@ -25,12 +26,11 @@ if (missing.length > 0) {
   process.exit(1);
 }
 
-const text = '{"id":9007199254740993,"line":5,"temp":1.0}';
-const schema = {
-  type: "object",
-  properties: { id: { type: "integer" }, line: { type: "integer" }, temp: { type: "number" } },
-};
-const call = bridge.toolCallFromJson({ name: "t", argumentsJson: text });
+// The main path, as in consumer.cjs: the case is shared (main-path.json).
+const { argumentsJson, schema, fromStruct } = JSON.parse(
+  readFileSync(new URL("main-path.json", import.meta.url), "utf8"),
+);
+const call = bridge.toolCallFromJson({ name: "t", argumentsJson });
 const action = create(bridge.ClientActionSchema, {
   actionId: "1",
   action: { case: "callMcpTool", value: call },
@@ -38,8 +38,7 @@ const action = create(bridge.ClientActionSchema, {
 const back = fromBinary(bridge.ClientActionSchema, toBinary(bridge.ClientActionSchema, action));
 const viaRaw = bridge.toolCallArgumentsJson(back.action.value, schema);
 const viaStruct = bridge.toolCallArgumentsJson(back.action.value, schema, { rawJson: "ignore" });
-const expectStruct = '{"id":9007199254740992,"line":5,"temp":1.0}';
-if (viaRaw !== text || viaStruct !== expectStruct) {
+if (viaRaw !== argumentsJson || viaStruct !== fromStruct) {
   console.error(`smoke: got ${viaRaw} and ${viaStruct}`);
   process.exit(1);
 }

@@ -71,6 +71,7 @@ function clearReport(): void {
   ui.plain.replaceChildren();
   ui.numbers.tBodies[0]!.replaceChildren();
   ui.diagnostics.replaceChildren();
+  ui.legend.replaceChildren(...legendItems([]));
 }
 
 function render(report: InspectReport): void {
@@ -82,6 +83,7 @@ function render(report: InspectReport): void {
   ui.plain.replaceChildren(plainOutput(report));
   ui.numbers.tBodies[0]!.replaceChildren(...numberRows(report));
   ui.diagnostics.replaceChildren(...diagnosticItems(report));
+  ui.legend.replaceChildren(...legendItems(report.numbers));
 }
 
 /** Decodes what the boxes hold; runs on every change, synchronously, so the page never shows stale output. */
@@ -210,7 +212,6 @@ async function subscribe(): Promise<void> {
 
 function init(): void {
   for (const ex of EXAMPLES) ui.example.append(el("option", { value: ex.id }, ex.title));
-  ui.legend.replaceChildren(...legendItems());
   ui.example.addEventListener("change", () => {
     if (ui.example.value === "") return;
     loadExample(ui.example.value);

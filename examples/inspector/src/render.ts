@@ -132,14 +132,25 @@ export function rawStatusText(report: InspectReport): string {
   return `${field}: ${report.raw} (${RAW_HELP[report.raw]})`;
 }
 
-/** The legend of number marks. */
-export function legendItems(): HTMLLIElement[] {
-  return (Object.keys(MARK_HELP) as NumberMark[]).map((m) =>
-    el(
+/**
+ * The legend of number marks: each swatch holds how many numbers of the output
+ * carry that mark (a count, so a mark the output does not use shows 0, dimmed).
+ */
+export function legendItems(numbers: readonly NumberRow[]): HTMLLIElement[] {
+  const counts = new Map<NumberMark, number>();
+  for (const r of numbers) counts.set(r.mark, (counts.get(r.mark) ?? 0) + 1);
+  return (Object.keys(MARK_HELP) as NumberMark[]).map((m) => {
+    const count = counts.get(m) ?? 0;
+    return el(
       "li",
-      { title: MARK_HELP[m] },
-      el("span", { class: "num plain", "data-mark": m }, "0"),
+      {
+        title: MARK_HELP[m],
+        "data-mark": m,
+        "data-count": String(count),
+        ...(count === 0 ? { class: "unused" } : {}),
+      },
+      el("span", { class: "num plain", "data-mark": m }, String(count)),
       ` ${m}`,
-    ),
-  );
+    );
+  });
 }

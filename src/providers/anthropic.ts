@@ -1,0 +1,203 @@
+// struct-json-bridge/anthropic: the tool calls' exact argument texts from the
+// Anthropic SDK's Messages API. The SDK hands over `tool_use.input` already
+// parsed with JSON.parse (an integer above 2^53 rounded, 1.0 read as 1), so
+// the text survives only in the streamed `input_json_delta.partial_json`
+// chunks or in the raw HTTP body; this adapter reads either, and says so with
+// `provider-text-unavailable` when it is given only the parsed message.
+
+import { DEFAULT_STRUCT_DEPTH } from "../from-json.js";
+import { parseJsonText } from "../parse-json.js";
+import { elementSpans, memberSpan, rootSpan } from "./json-spans.js";
+import {
+  field,
+  indexField,
+  isAsyncIterable,
+  listField,
+  type ProviderToolCall,
+  providerError,
+  ToolCallAssembler,
+} from "./provider-tool-call.js";
+
+export type { ProviderToolCall } from "./provider-tool-call.js";
+
+/** One event of a Messages stream, as the SDK yields it (`RawMessageStreamEvent`). */
+export interface MessageStreamEventLike {
+  readonly type: string;
+}
+
+/** A fetch `Response` (what `.asResponse()` gives), read once for its body text. */
+export interface ResponseLike {
+  readonly bodyUsed: boolean;
+  readonly headers: { get(name: string): string | null };
+  text(): Promise<string>;
+}
+
+/** A parsed Messages result (`Message`): its tool inputs are no longer text. */
+export interface MessageLike {
+  readonly content: readonly object[];
+}
+
+/** What {@link toolCallsFromMessage} reads. */
+export type MessageSource =
+  | AsyncIterable<MessageStreamEventLike>
+  | ResponseLike
+  | string
+  | MessageLike
+  | PromiseLike<AsyncIterable<MessageStreamEventLike> | ResponseLike | string | MessageLike>;
+
+/** Options of {@link toolCallsFromMessage}. */
+export interface MessageToolCallsOptions {
+  /**
+   * The deepest nesting allowed inside a tool's input when reading a raw body
+   * (as in `toolCallFromJson`); deeper throws `recursion-limit`. Default 49.
+   */
+  recursionLimit: number;
+}
+
+const HOW_TO_GET_TEXT =
+  "Anthropic's SDK parsed tool_use.input with JSON.parse, so integers above 2^53 and 1.0-style floats are already changed: " +
+  "pass the stream (messages.create({ stream: true }) or messages.stream()) or the raw response (messages.create(...).asResponse())";
+
+/**
+ * The `tool_use` blocks of an Anthropic Messages result as
+ * `{ id, name, argumentsJson }`, in content order, each `argumentsJson` the
+ * exact text: from a stream (the SDK's `Stream` or `MessageStream`), the
+ * `input_json_delta.partial_json` chunks joined in order; from a raw
+ * `Response` (`.asResponse()`) or its body text, the input's span in the body.
+ * A parsed `Message` throws `provider-text-unavailable` at the first tool_use
+ * whose input is not `{}`. Server tools (`server_tool_use`) are not included.
+ */
+export async function toolCallsFromMessage(
+  source: MessageSource,
+  options?: Partial<MessageToolCallsOptions>,
+): Promise<ProviderToolCall[]> {
+  const recursionLimit = options?.recursionLimit ?? DEFAULT_STRUCT_DEPTH;
+  if (!Number.isSafeInteger(recursionLimit) || recursionLimit < 1) {
+    throw providerError(
+      "provider-response-invalid",
+      "",
+      "option recursionLimit must be a positive integer",
+    );
+  }
+  const value: unknown = isAsyncIterable(source) ? source : await source;
+  if (isAsyncIterable(value)) return fromStream(value);
+  if (typeof value === "string") return fromBody(value, recursionLimit);
+  if (typeof field(value, "type") === "string" && Array.isArray(field(value, "content"))) {
+    return fromParsedMessage(value);
+  }
+  if (typeof (value as Partial<ResponseLike> | null)?.text === "function") {
+    return fromBody(await readBody(value as ResponseLike), recursionLimit);
+  }
+  throw providerError(
+    "provider-response-invalid",
+    "",
+    "expected an Anthropic Messages stream, a raw Response or its body text",
+  );
+}
+
+async function fromStream(stream: AsyncIterable<unknown>): Promise<ProviderToolCall[]> {
+  const calls = new ToolCallAssembler((index) => `/content/${index}`);
+  const startInputs = new Map<number, unknown>();
+  for await (const event of stream) {
+    const type = field(event, "type");
+    if (type === "content_block_start") {
+      const index = indexField(event, "index", "");
+      const block = field(event, "content_block");
+      if (field(block, "type") === "tool_use") {
+        if (startInputs.has(index)) {
+          throw providerError(
+            "provider-response-invalid",
+            `/content/${index}`,
+            "the block starts twice",
+          );
+        }
+        calls.identify(index, field(block, "id"), field(block, "name"));
+        startInputs.set(index, field(block, "input"));
+      } else {
+        calls.ignore(index);
+      }
+    } else if (type === "content_block_delta") {
+      const delta = field(event, "delta");
+      if (field(delta, "type") !== "input_json_delta") continue;
+      const index = indexField(event, "index", "");
+      const text = field(delta, "partial_json");
+      // An empty chunk adds nothing; a call made only of them has input {}.
+      if (text !== "") calls.append(index, text, "input");
+    }
+  }
+  return calls.calls((index) => (isEmptyObject(startInputs.get(index)) ? "{}" : undefined));
+}
+
+async function readBody(response: ResponseLike): Promise<string> {
+  if (response.bodyUsed) {
+    throw providerError(
+      "provider-text-unavailable",
+      "",
+      "the response body was already read (withResponse() reads it): pass messages.create(...).asResponse()",
+    );
+  }
+  if (/text\/event-stream/i.test(response.headers.get("content-type") ?? "")) {
+    throw providerError(
+      "provider-response-invalid",
+      "",
+      "a streamed response: pass the SDK's stream, not its raw Response",
+    );
+  }
+  return response.text();
+}
+
+function fromBody(body: string, recursionLimit: number): ProviderToolCall[] {
+  // Three levels above a tool's input: the message, its content list, the block.
+  const limit = recursionLimit + 3;
+  const message = parseJsonText(body, "plain", limit);
+  if (field(message, "type") !== "message") {
+    throw providerError(
+      "provider-response-invalid",
+      "/type",
+      "expected a Messages result (type message)",
+    );
+  }
+  const blocks = listField(message, "content", "");
+  const calls = new ToolCallAssembler((index) => `/content/${index}`);
+  if (!blocks.some((block) => field(block, "type") === "tool_use")) return [];
+  const root = rootSpan(body);
+  const contentSpan = memberSpan(body, root, "content", limit)!;
+  const blockSpans = elementSpans(body, contentSpan, limit);
+  blocks.forEach((block, index) => {
+    if (field(block, "type") !== "tool_use") return;
+    const input = memberSpan(body, blockSpans[index]!, "input", limit);
+    if (input === undefined) {
+      throw providerError(
+        "provider-response-invalid",
+        `/content/${index}/input`,
+        "the tool_use has no input",
+      );
+    }
+    calls.identify(index, field(block, "id"), field(block, "name"));
+    calls.append(index, body.slice(input.start, input.end), "input");
+  });
+  return calls.calls();
+}
+
+function fromParsedMessage(message: unknown): ProviderToolCall[] {
+  const blocks = listField(message, "content", "");
+  const calls = new ToolCallAssembler((index) => `/content/${index}`);
+  blocks.forEach((block, index) => {
+    if (field(block, "type") !== "tool_use") return;
+    if (!isEmptyObject(field(block, "input"))) {
+      throw providerError("provider-text-unavailable", `/content/${index}/input`, HOW_TO_GET_TEXT);
+    }
+    calls.identify(index, field(block, "id"), field(block, "name"));
+    calls.append(index, "{}", "input");
+  });
+  return calls.calls();
+}
+
+function isEmptyObject(value: unknown): boolean {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.keys(value).length === 0
+  );
+}

@@ -1,0 +1,192 @@
+// struct-json-bridge/openai: the tool calls' exact argument texts from the
+// OpenAI SDK's Chat Completions and Responses results and streams. OpenAI
+// sends arguments as a JSON string holding the model's text, so the SDK's
+// JSON.parse of the body keeps that text intact; streamed, it arrives in
+// deltas, joined here by the call's index in arrival order.
+
+import type { JsonPointer } from "../json-pointer.js";
+import {
+  field,
+  indexField,
+  isAsyncIterable,
+  listField,
+  type ProviderToolCall,
+  providerError,
+  ToolCallAssembler,
+} from "./provider-tool-call.js";
+
+export type { ProviderToolCall } from "./provider-tool-call.js";
+
+/** A Chat Completions result (`ChatCompletion`), as far as the adapter reads it. */
+export interface ChatCompletionLike {
+  readonly choices: readonly object[];
+}
+
+/** One streamed Chat Completions chunk (`ChatCompletionChunk`). */
+export interface ChatCompletionChunkLike {
+  readonly choices: readonly object[];
+}
+
+/** What {@link toolCallsFromChatCompletion} reads: a result, a stream, or a promise of either. */
+export type ChatCompletionSource =
+  | ChatCompletionLike
+  | AsyncIterable<ChatCompletionChunkLike>
+  | PromiseLike<ChatCompletionLike | AsyncIterable<ChatCompletionChunkLike>>;
+
+/** Options of {@link toolCallsFromChatCompletion}. */
+export interface ChatCompletionToolCallsOptions {
+  /** Which choice's tool calls to read (requests with `n` > 1 have several). Default 0. */
+  choice: number;
+}
+
+/** A Responses result (`Response`), as far as the adapter reads it. */
+export interface ResponseResultLike {
+  readonly output: readonly object[];
+}
+
+/** One streamed Responses event (`ResponseStreamEvent`). */
+export interface ResponseStreamEventLike {
+  readonly type: string;
+}
+
+/** What {@link toolCallsFromResponse} reads: a result, a stream, or a promise of either. */
+export type ResponseSource =
+  | ResponseResultLike
+  | AsyncIterable<ResponseStreamEventLike>
+  | PromiseLike<ResponseResultLike | AsyncIterable<ResponseStreamEventLike>>;
+
+/**
+ * The function tool calls of a Chat Completions result or stream (from
+ * `chat.completions.create`, with or without `stream: true`, or
+ * `chat.completions.stream()`), as `{ id, name, argumentsJson }` in index
+ * order, each `argumentsJson` exactly the model's text. Custom (free-text)
+ * tool calls are not included.
+ */
+export async function toolCallsFromChatCompletion(
+  source: ChatCompletionSource,
+  options?: Partial<ChatCompletionToolCallsOptions>,
+): Promise<ProviderToolCall[]> {
+  const choice = options?.choice ?? 0;
+  if (!Number.isSafeInteger(choice) || choice < 0) {
+    throw providerError("provider-response-invalid", "", "option choice must be an index ≥ 0");
+  }
+  const value: unknown = isAsyncIterable(source) ? source : await source;
+  const calls = new ToolCallAssembler((index) => `/choices/${choice}/message/tool_calls/${index}`);
+  if (isAsyncIterable(value)) {
+    for await (const chunk of value) {
+      const picked = pickChoice(chunk, choice);
+      if (picked === undefined) continue;
+      const toolCalls = listField(field(picked, "delta"), "tool_calls", `/choices/${choice}/delta`);
+      for (const toolCall of toolCalls) {
+        const index = indexField(toolCall, "index", `/choices/${choice}/delta/tool_calls`);
+        addChatToolCall(calls, index, toolCall);
+      }
+    }
+  } else {
+    const picked = pickChoice(value, choice);
+    const message = field(picked, "message");
+    listField(message, "tool_calls", `/choices/${choice}/message`).forEach((toolCall, index) => {
+      addChatToolCall(calls, index, toolCall);
+    });
+  }
+  return calls.calls();
+}
+
+/** The choice with this index (by its `index` field, else by position). */
+function pickChoice(result: unknown, choice: number): unknown {
+  const choices = listField(result, "choices", "");
+  for (let i = 0; i < choices.length; i++) {
+    const index = field(choices[i], "index");
+    if (index === undefined ? i === choice : index === choice) return choices[i];
+  }
+  return undefined;
+}
+
+function addChatToolCall(calls: ToolCallAssembler, index: number, toolCall: unknown): void {
+  const type = field(toolCall, "type");
+  const fn = field(toolCall, "function");
+  if (
+    (type !== undefined && type !== "function") ||
+    (fn === undefined && field(toolCall, "custom") !== undefined)
+  ) {
+    calls.ignore(index);
+    return;
+  }
+  calls.identify(index, field(toolCall, "id"), field(fn, "name"));
+  const text = field(fn, "arguments");
+  if (text !== undefined && text !== null) calls.append(index, text, "function/arguments");
+}
+
+/**
+ * The function calls of a Responses result or stream (from
+ * `responses.create`, with or without `stream: true`, or
+ * `responses.stream()`), as `{ id, name, argumentsJson }` in output order:
+ * `id` is the item's `call_id` (what `function_call_output` answers), each
+ * `argumentsJson` exactly the model's text. Streamed, the deltas are joined
+ * by `output_index` and checked against the stream's final arguments.
+ */
+export async function toolCallsFromResponse(source: ResponseSource): Promise<ProviderToolCall[]> {
+  const value: unknown = isAsyncIterable(source) ? source : await source;
+  const calls = new ToolCallAssembler((index) => `/output/${index}`);
+  if (!isAsyncIterable(value)) {
+    addResponseOutput(calls, value, "", true);
+    return calls.calls();
+  }
+  for await (const event of value) {
+    const type = field(event, "type");
+    switch (type) {
+      case "response.output_item.added":
+      case "response.output_item.done": {
+        const index = indexField(event, "output_index", "");
+        addResponseItem(calls, index, field(event, "item"), type === "response.output_item.done");
+        break;
+      }
+      case "response.function_call_arguments.delta":
+        calls.append(indexField(event, "output_index", ""), field(event, "delta"), "arguments");
+        break;
+      case "response.function_call_arguments.done":
+        calls.final(indexField(event, "output_index", ""), field(event, "arguments"), "arguments");
+        break;
+      case "response.completed":
+      case "response.incomplete":
+        addResponseOutput(calls, field(event, "response"), "/response", false);
+        break;
+      case "error":
+      case "response.failed":
+        throw providerError("provider-response-invalid", "", `the stream reports ${type}`);
+    }
+  }
+  return calls.calls();
+}
+
+function addResponseOutput(
+  calls: ToolCallAssembler,
+  response: unknown,
+  path: JsonPointer,
+  whole: boolean,
+): void {
+  listField(response, "output", path).forEach((item, index) => {
+    if (whole) {
+      if (field(item, "type") !== "function_call") return;
+      calls.identify(index, field(item, "call_id"), field(item, "name"));
+      calls.append(index, field(item, "arguments"), "arguments");
+    } else {
+      addResponseItem(calls, index, item, true);
+    }
+  });
+}
+
+/** An output item seen in a stream; `done` items carry the whole arguments, checked against the deltas. */
+function addResponseItem(
+  calls: ToolCallAssembler,
+  index: number,
+  item: unknown,
+  done: boolean,
+): void {
+  if (field(item, "type") !== "function_call") {
+    calls.ignore(index);
+    return;
+  }
+  calls.identify(index, field(item, "call_id"), field(item, "name"));
+  if (done) calls.final(index, field(item, "arguments"), "arguments");
+}

@@ -1,0 +1,218 @@
+// What every provider adapter returns, and the one place where a tool call's
+// argument text is assembled from a provider's deltas. The adapters read the
+// SDKs' objects by shape, so no provider SDK is imported (each is an optional
+// peer dependency) and the adapters run wherever the SDKs run.
+
+import { StructJsonError, type StructJsonErrorCode } from "../errors.js";
+import type { JsonPointer } from "../json-pointer.js";
+
+/** One tool call as the provider sent it, ready for `toolCallFromJson`. */
+export interface ProviderToolCall {
+  /**
+   * The provider's id for the call (OpenAI Chat `tool_calls[].id`, Responses
+   * `call_id`, Anthropic `tool_use.id`): the tool's result goes back under it.
+   */
+  readonly id: string;
+  /** The tool's name. */
+  readonly name: string;
+  /**
+   * The arguments' JSON text exactly as the provider sent it (streamed deltas
+   * joined in order), not parsed or checked here: `toolCallFromJson` does that.
+   */
+  readonly argumentsJson: string;
+}
+
+/** The codes the provider adapters add to {@link StructJsonError}. */
+export type ProviderErrorCode =
+  /** Only a parsed object is at hand (Anthropic's `tool_use.input`): the exact text is gone. */
+  | "provider-text-unavailable"
+  /** The result or stream does not have the provider's documented shape. */
+  | "provider-response-invalid";
+
+/** A StructJsonError with a provider code; `path` points into the provider's (assembled) result. */
+export function providerError(
+  code: ProviderErrorCode,
+  path: JsonPointer,
+  detail: string,
+): StructJsonError {
+  // The codes belong in StructJsonErrorCode (src/errors.ts); until they are
+  // listed there, they pass through this one cast.
+  return new StructJsonError(code as StructJsonErrorCode, path, detail);
+}
+
+/** True for a stream the SDKs return (`Stream`, `MessageStream`, `ChatCompletionStream`, …). */
+export function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === "function"
+  );
+}
+
+/** A plain object's property, or undefined for anything else (null, arrays, primitives). */
+export function field(value: unknown, key: string): unknown {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  return Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined;
+}
+
+/** `value` when it is an array, else an empty one (absent lists are empty in every provider shape). */
+export function listField(value: unknown, key: string, path: JsonPointer): readonly unknown[] {
+  const list = field(value, key);
+  if (list === undefined || list === null) return [];
+  if (!Array.isArray(list)) {
+    throw providerError("provider-response-invalid", `${path}/${key}`, "expected an array");
+  }
+  return list;
+}
+
+/** A documented index (of a choice, tool call, output item or content block): a whole number ≥ 0. */
+export function indexField(value: unknown, key: string, path: JsonPointer): number {
+  const index = field(value, key);
+  if (typeof index !== "number" || !Number.isSafeInteger(index) || index < 0) {
+    throw providerError("provider-response-invalid", `${path}/${key}`, "expected an index ≥ 0");
+  }
+  return index;
+}
+
+interface PendingCall {
+  id: string | undefined;
+  name: string | undefined;
+  readonly parts: string[];
+  /** Texts the provider says the whole arguments are (a "done" event); each must equal the join. */
+  readonly finals: string[];
+}
+
+/**
+ * Collects tool calls by the provider's index: ids and names as they first
+ * appear (a repeat must agree), argument deltas joined in arrival order.
+ */
+export class ToolCallAssembler {
+  private readonly pending = new Map<number, PendingCall | "ignored">();
+
+  /** @param pathOf where the call with this index sits in the provider's assembled result. */
+  constructor(private readonly pathOf: (index: number) => JsonPointer) {}
+
+  /** Notes a call's id and name (either may be absent in a delta). */
+  identify(index: number, id: unknown, name: unknown): void {
+    const call = this.call(index);
+    if (call === undefined) return;
+    call.id = this.agree(index, "id", call.id, id);
+    call.name = this.agree(index, "name", call.name, name);
+  }
+
+  /** Marks an index as not a JSON tool call (a custom tool, a server tool): its deltas are skipped. */
+  ignore(index: number): void {
+    if (this.pending.has(index) && this.pending.get(index) !== "ignored") {
+      throw providerError(
+        "provider-response-invalid",
+        this.pathOf(index),
+        "one index holds two kinds of item",
+      );
+    }
+    this.pending.set(index, "ignored");
+  }
+
+  /** Appends one delta of the call's argument text. */
+  append(index: number, delta: unknown, key: string): void {
+    const call = this.call(index);
+    if (call !== undefined) call.parts.push(this.text(index, delta, key));
+  }
+
+  /** Records the provider's own whole text for the call, checked against the deltas at the end. */
+  final(index: number, text: unknown, key: string): void {
+    const call = this.call(index);
+    if (call !== undefined && text !== undefined) call.finals.push(this.text(index, text, key));
+  }
+
+  private text(index: number, value: unknown, key: string): string {
+    if (typeof value === "string") return value;
+    const path = `${this.pathOf(index)}/${key}`;
+    if (typeof value === "object" && value !== null) {
+      // Some OpenAI-compatible servers send the arguments parsed: the text is gone.
+      throw providerError(
+        "provider-text-unavailable",
+        path,
+        "the arguments arrived as a parsed object, not as JSON text",
+      );
+    }
+    throw providerError("provider-response-invalid", path, "expected a string");
+  }
+
+  /**
+   * The calls in index order. `whenNoDeltas` gives the text of a call that
+   * streamed no delta (undefined: no text, which throws).
+   */
+  calls(whenNoDeltas: (index: number) => string | undefined = () => undefined): ProviderToolCall[] {
+    const indexes = [...this.pending.keys()].sort((a, b) => a - b);
+    const out: ProviderToolCall[] = [];
+    for (const index of indexes) {
+      const call = this.pending.get(index)!;
+      if (call === "ignored") continue;
+      const path = this.pathOf(index);
+      if (call.id === undefined || call.name === undefined) {
+        throw providerError(
+          "provider-response-invalid",
+          path,
+          `the call has no ${call.id === undefined ? "id" : "name"}`,
+        );
+      }
+      let text: string;
+      if (call.parts.length > 0) text = call.parts.join("");
+      else {
+        const fallback = call.finals[0] ?? whenNoDeltas(index);
+        if (fallback === undefined) {
+          throw providerError(
+            "provider-text-unavailable",
+            path,
+            "the stream carried no argument text for this call",
+          );
+        }
+        text = fallback;
+      }
+      if (call.finals.some((f) => f !== text)) {
+        throw providerError(
+          "provider-response-invalid",
+          path,
+          "the streamed argument deltas disagree with the stream's final arguments",
+        );
+      }
+      out.push({ id: call.id, name: call.name, argumentsJson: text });
+    }
+    return out;
+  }
+
+  private call(index: number): PendingCall | undefined {
+    let call = this.pending.get(index);
+    if (call === "ignored") return undefined;
+    if (call === undefined) {
+      call = { id: undefined, name: undefined, parts: [], finals: [] };
+      this.pending.set(index, call);
+    }
+    return call;
+  }
+
+  private agree(
+    index: number,
+    key: "id" | "name",
+    known: string | undefined,
+    seen: unknown,
+  ): string | undefined {
+    // An absent or empty repeat says nothing (some compatible servers send "" after the first delta).
+    if (seen === undefined || seen === null || (seen === "" && known !== undefined)) return known;
+    if (typeof seen !== "string") {
+      throw providerError(
+        "provider-response-invalid",
+        `${this.pathOf(index)}/${key}`,
+        "expected a string",
+      );
+    }
+    if (known !== undefined && known !== seen) {
+      throw providerError(
+        "provider-response-invalid",
+        `${this.pathOf(index)}/${key}`,
+        `the stream changes the call's ${key}`,
+      );
+    }
+    return seen;
+  }
+}

@@ -1,0 +1,468 @@
+// The adapters on hand-built results and streams: what they read, what they
+// skip, and the exact code and path for every shape they refuse. No error
+// message may carry an argument value (the values here hold "SECRET").
+
+import { describe, expect, test } from "vitest";
+import { toolCallsFromMessage } from "../../src/providers/anthropic.js";
+import { toolCallsFromChatCompletion, toolCallsFromResponse } from "../../src/providers/openai.js";
+
+async function* streamOf(...items: object[]): AsyncGenerator<{ type: string; choices: object[] }> {
+  for (const item of items) yield item as { type: string; choices: object[] };
+}
+
+const chunk = (toolCalls: unknown[], index = 0) => ({
+  choices: [{ index, delta: { tool_calls: toolCalls } }],
+});
+
+const SECRET_ARGS = '{"token":"SECRET","id":9007199254740993}';
+
+describe("OpenAI Chat Completions", () => {
+  test("reads the chosen choice only (n > 1)", async () => {
+    const completion = {
+      choices: [
+        { index: 0, message: { tool_calls: [fn("call_a", "a", "{}")] } },
+        { index: 1, message: { tool_calls: [fn("call_b", "b", SECRET_ARGS)] } },
+      ],
+    };
+    expect(await toolCallsFromChatCompletion(completion, { choice: 1 })).toEqual([
+      { id: "call_b", name: "b", argumentsJson: SECRET_ARGS },
+    ]);
+    expect(await toolCallsFromChatCompletion(completion)).toEqual([
+      { id: "call_a", name: "a", argumentsJson: "{}" },
+    ]);
+  });
+
+  test("skips custom (free-text) tool calls; no tool calls gives []", async () => {
+    const completion = {
+      choices: [
+        {
+          index: 0,
+          message: {
+            tool_calls: [
+              { id: "call_c", type: "custom", custom: { name: "c", input: "SECRET" } },
+              fn("call_f", "f", SECRET_ARGS),
+            ],
+          },
+        },
+      ],
+    };
+    expect(await toolCallsFromChatCompletion(completion)).toEqual([
+      { id: "call_f", name: "f", argumentsJson: SECRET_ARGS },
+    ]);
+    expect(
+      await toolCallsFromChatCompletion({ choices: [{ index: 0, message: { tool_calls: null } }] }),
+    ).toEqual([]);
+    expect(await toolCallsFromChatCompletion({ choices: [] })).toEqual([]);
+  });
+
+  test("a stream: deltas joined by index; repeated or empty ids and names agree; other choices and usage chunks skipped", async () => {
+    const stream = streamOf(
+      chunk([
+        { index: 1, id: "call_2", type: "function", function: { name: "two", arguments: "" } },
+      ]),
+      chunk([{ index: 0, id: "call_1", type: "function", function: { name: "one" } }]),
+      chunk([{ index: 1, function: { arguments: '{"id":90071992' } }]),
+      chunk([{ index: 0, id: "call_1", function: { name: "", arguments: "{}" } }]),
+      chunk([{ index: 0, id: "call_x", function: { name: "x", arguments: "SECRET" } }], 1),
+      { choices: [], usage: { total_tokens: 3 } },
+      chunk([{ index: 1, id: "", function: { name: "two", arguments: "54740993}" } }]),
+    );
+    expect(await toolCallsFromChatCompletion(stream)).toEqual([
+      { id: "call_1", name: "one", argumentsJson: "{}" },
+      { id: "call_2", name: "two", argumentsJson: '{"id":9007199254740993}' },
+    ]);
+  });
+
+  const REFUSED: Refusal[] = [
+    [
+      "arguments that arrive as a parsed object (some compatible servers)",
+      () =>
+        toolCallsFromChatCompletion({
+          choices: [
+            {
+              index: 0,
+              message: {
+                tool_calls: [
+                  {
+                    id: "i",
+                    type: "function",
+                    function: { name: "n", arguments: { a: "SECRET" } },
+                  },
+                ],
+              },
+            },
+          ],
+        }),
+      "provider-text-unavailable",
+      "/choices/0/message/tool_calls/0/function/arguments",
+    ],
+    [
+      "arguments that are a number",
+      () =>
+        toolCallsFromChatCompletion({
+          choices: [{ index: 0, message: { tool_calls: [fn("i", "n", 12345 as never)] } }],
+        }),
+      "provider-response-invalid",
+      "/choices/0/message/tool_calls/0/function/arguments",
+    ],
+    [
+      "a call without an id",
+      () =>
+        toolCallsFromChatCompletion({
+          choices: [
+            {
+              index: 0,
+              message: {
+                tool_calls: [{ type: "function", function: { name: "n", arguments: SECRET_ARGS } }],
+              },
+            },
+          ],
+        }),
+      "provider-response-invalid",
+      "/choices/0/message/tool_calls/0",
+    ],
+    [
+      "choices that are not a list",
+      () => toolCallsFromChatCompletion({ choices: "SECRET" } as never),
+      "provider-response-invalid",
+      "/choices",
+    ],
+    [
+      "a streamed tool call with a negative index",
+      () =>
+        toolCallsFromChatCompletion(
+          streamOf(chunk([{ index: -1, function: { arguments: "SECRET" } }])),
+        ),
+      "provider-response-invalid",
+      "/choices/0/delta/tool_calls/index",
+    ],
+    [
+      "a stream that changes a call's id",
+      () =>
+        toolCallsFromChatCompletion(
+          streamOf(
+            chunk([{ index: 0, id: "call_1", function: { name: "n", arguments: "" } }]),
+            chunk([{ index: 0, id: "call_2", function: { arguments: SECRET_ARGS } }]),
+          ),
+        ),
+      "provider-response-invalid",
+      "/choices/0/message/tool_calls/0/id",
+    ],
+    [
+      "argument deltas for a call that never started",
+      () =>
+        toolCallsFromChatCompletion(
+          streamOf(chunk([{ index: 3, function: { arguments: SECRET_ARGS } }])),
+        ),
+      "provider-response-invalid",
+      "/choices/0/message/tool_calls/3",
+    ],
+    [
+      "a choice option that is not an index",
+      () => toolCallsFromChatCompletion({ choices: [] }, { choice: 1.5 }),
+      "provider-response-invalid",
+      "",
+    ],
+  ];
+  testRefusals(REFUSED);
+});
+
+describe("OpenAI Responses", () => {
+  const item = (callId: string, name: string, args: string) => ({
+    type: "function_call",
+    id: `fc_${callId}`,
+    call_id: callId,
+    name,
+    arguments: args,
+  });
+
+  test("a result: function_call items by output position, other items skipped, id is call_id", async () => {
+    const response = {
+      output: [
+        { type: "reasoning", id: "rs_1", summary: [] },
+        item("call_1", "f", SECRET_ARGS),
+        { type: "message", id: "msg_1", content: [] },
+      ],
+    };
+    expect(await toolCallsFromResponse(response)).toEqual([
+      { id: "call_1", name: "f", argumentsJson: SECRET_ARGS },
+    ]);
+  });
+
+  test("a stream without deltas falls back to the done event's arguments", async () => {
+    const stream = streamOf(
+      { type: "response.output_item.added", output_index: 0, item: item("call_1", "f", "") },
+      { type: "response.function_call_arguments.done", output_index: 0, arguments: SECRET_ARGS },
+    );
+    expect(await toolCallsFromResponse(stream)).toEqual([
+      { id: "call_1", name: "f", argumentsJson: SECRET_ARGS },
+    ]);
+  });
+
+  const REFUSED: Refusal[] = [
+    [
+      "deltas that disagree with the done event",
+      () =>
+        toolCallsFromResponse(
+          streamOf(
+            { type: "response.output_item.added", output_index: 0, item: item("call_1", "f", "") },
+            { type: "response.function_call_arguments.delta", output_index: 0, delta: '{"id":1' },
+            {
+              type: "response.function_call_arguments.done",
+              output_index: 0,
+              arguments: SECRET_ARGS,
+            },
+          ),
+        ),
+      "provider-response-invalid",
+      "/output/0",
+    ],
+    [
+      "deltas that disagree with response.completed",
+      () =>
+        toolCallsFromResponse(
+          streamOf(
+            { type: "response.output_item.added", output_index: 0, item: item("call_1", "f", "") },
+            { type: "response.function_call_arguments.delta", output_index: 0, delta: "{}" },
+            {
+              type: "response.completed",
+              response: { output: [item("call_1", "f", SECRET_ARGS)] },
+            },
+          ),
+        ),
+      "provider-response-invalid",
+      "/output/0",
+    ],
+    [
+      "an error event",
+      () => toolCallsFromResponse(streamOf({ type: "error", message: "SECRET" })),
+      "provider-response-invalid",
+      "",
+    ],
+    [
+      "a function call whose arguments are not a string",
+      () => toolCallsFromResponse({ output: [{ ...item("c", "f", ""), arguments: 5 }] }),
+      "provider-response-invalid",
+      "/output/0/arguments",
+    ],
+    [
+      "a call with no text at all",
+      () =>
+        toolCallsFromResponse(
+          streamOf({
+            type: "response.output_item.added",
+            output_index: 0,
+            item: { ...item("c", "f", ""), arguments: undefined },
+          }),
+        ),
+      "provider-text-unavailable",
+      "/output/0",
+    ],
+    [
+      "one output index holding a message and a call",
+      () =>
+        toolCallsFromResponse(
+          streamOf(
+            { type: "response.function_call_arguments.delta", output_index: 0, delta: SECRET_ARGS },
+            { type: "response.output_item.done", output_index: 0, item: { type: "message" } },
+          ),
+        ),
+      "provider-response-invalid",
+      "/output/0",
+    ],
+  ];
+  testRefusals(REFUSED);
+});
+
+describe("Anthropic Messages", () => {
+  const body = (content: string) =>
+    `{"id":"msg_1","type":"message","role":"assistant","content":[${content}],"stop_reason":"tool_use"}`;
+
+  test("a raw body: each input's span, whatever precedes it (braces in strings, escapes, escaped key names, whitespace)", async () => {
+    const text = body(
+      ` {"type":"text","text":"} ] \\" { [ \\"input\\": 1"} ,\n` +
+        `{ "type" : "tool_use" , "id" : "toolu_1" , "name" : "f" , "in\\u0070ut" :  { "id" : 9007199254740993 , "x" : [ 1.0 , { } ] }  } ,` +
+        `{"type":"server_tool_use","id":"srvtoolu_1","name":"web_search","input":{"query":"SECRET"}},` +
+        `{"type":"tool_use","id":"toolu_2","name":"g","input":{}}`,
+    );
+    expect(await toolCallsFromMessage(text)).toEqual([
+      {
+        id: "toolu_1",
+        name: "f",
+        argumentsJson: '{ "id" : 9007199254740993 , "x" : [ 1.0 , { } ] }',
+      },
+      { id: "toolu_2", name: "g", argumentsJson: "{}" },
+    ]);
+    expect(await toolCallsFromMessage(body('{"type":"text","text":"hi"}'))).toEqual([]);
+  });
+
+  test("a stream: server tools' input deltas skipped, empty chunks add nothing", async () => {
+    const stream = streamOf(
+      { type: "message_start", message: { content: [] } },
+      {
+        type: "content_block_start",
+        index: 0,
+        content_block: { type: "server_tool_use", id: "s", name: "web_search", input: {} },
+      },
+      {
+        type: "content_block_delta",
+        index: 0,
+        delta: { type: "input_json_delta", partial_json: "SECRET" },
+      },
+      {
+        type: "content_block_start",
+        index: 1,
+        content_block: { type: "tool_use", id: "toolu_1", name: "f", input: {} },
+      },
+      {
+        type: "content_block_delta",
+        index: 1,
+        delta: { type: "input_json_delta", partial_json: "" },
+      },
+      {
+        type: "content_block_delta",
+        index: 1,
+        delta: { type: "input_json_delta", partial_json: '{"id":9007' },
+      },
+      {
+        type: "content_block_delta",
+        index: 1,
+        delta: { type: "input_json_delta", partial_json: "199254740993}" },
+      },
+      { type: "content_block_stop", index: 1 },
+      { type: "message_stop" },
+    );
+    expect(await toolCallsFromMessage(stream)).toEqual([
+      { id: "toolu_1", name: "f", argumentsJson: '{"id":9007199254740993}' },
+    ]);
+  });
+
+  const start = (index: number, input: unknown = {}) => ({
+    type: "content_block_start",
+    index,
+    content_block: { type: "tool_use", id: `toolu_${index}`, name: "f", input },
+  });
+  const delta = (index: number, text: string) => ({
+    type: "content_block_delta",
+    index,
+    delta: { type: "input_json_delta", partial_json: text },
+  });
+
+  const REFUSED: Refusal[] = [
+    [
+      "a body that is not a message",
+      () =>
+        toolCallsFromMessage(
+          '{"type":"error","error":{"type":"overloaded_error","message":"SECRET"}}',
+        ),
+      "provider-response-invalid",
+      "/type",
+    ],
+    [
+      "a body that is not JSON",
+      () => toolCallsFromMessage(body('{"type":"tool_use","id":"t","name":"f","input":{"k":}}')),
+      "invalid-json",
+      "/content/0/input/k",
+    ],
+    [
+      "a body whose input has a key twice",
+      () =>
+        toolCallsFromMessage(
+          body('{"type":"tool_use","id":"t","name":"f","input":{"a":"SECRET","a":2}}'),
+        ),
+      "duplicate-key",
+      "/content/0/input/a",
+    ],
+    [
+      "a body whose input nests deeper than recursionLimit",
+      () =>
+        toolCallsFromMessage(
+          body('{"type":"tool_use","id":"t","name":"f","input":{"a":[[["SECRET"]]]}}'),
+          {
+            recursionLimit: 3,
+          },
+        ),
+      "recursion-limit",
+      "/content/0/input/a/0/0",
+    ],
+    [
+      "a tool_use without input",
+      () => toolCallsFromMessage(body('{"type":"tool_use","id":"t","name":"f"}')),
+      "provider-response-invalid",
+      "/content/0/input",
+    ],
+    [
+      "a streamed tool_use whose start carries a parsed input and no delta",
+      () => toolCallsFromMessage(streamOf(start(0, { id: 9007199254740992, s: "SECRET" }))),
+      "provider-text-unavailable",
+      "/content/0",
+    ],
+    [
+      "input deltas for a block that never started",
+      () => toolCallsFromMessage(streamOf(delta(2, SECRET_ARGS))),
+      "provider-response-invalid",
+      "/content/2",
+    ],
+    [
+      "a block that starts twice",
+      () => toolCallsFromMessage(streamOf(start(0), delta(0, SECRET_ARGS), start(0))),
+      "provider-response-invalid",
+      "/content/0",
+    ],
+    [
+      "a delta whose partial_json is not a string",
+      () => toolCallsFromMessage(streamOf(start(0), delta(0, 5 as never))),
+      "provider-response-invalid",
+      "/content/0/input",
+    ],
+    [
+      "something that is no Messages result",
+      () => toolCallsFromMessage({ SECRET: 1 } as never),
+      "provider-response-invalid",
+      "",
+    ],
+    [
+      "a recursionLimit that is not a positive integer",
+      () => toolCallsFromMessage(body(""), { recursionLimit: 0 }),
+      "provider-response-invalid",
+      "",
+    ],
+  ];
+  testRefusals(REFUSED);
+
+  test("a raw body with 5,000 text blocks before the tool_use is read (each value skipped once)", async () => {
+    const blocks = Array.from(
+      { length: 5_000 },
+      (_, i) => `{"type":"text","text":"block ${i} }]"}`,
+    );
+    blocks.push('{"type":"tool_use","id":"t","name":"f","input":{"id":9007199254740993}}');
+    expect(await toolCallsFromMessage(body(blocks.join(",")))).toEqual([
+      { id: "t", name: "f", argumentsJson: '{"id":9007199254740993}' },
+    ]);
+  });
+});
+
+/** What is refused, how to provoke it, the code and the path. */
+type Refusal = [string, () => Promise<unknown>, string, string];
+
+function testRefusals(rows: readonly Refusal[]) {
+  for (const [what, run, code, path] of rows) {
+    test(`refuses ${what}: ${code} at ${path || "(root)"}`, async () => {
+      await expectRefusal(run, code, path);
+    });
+  }
+}
+
+function fn(id: string, name: string, args: string) {
+  return { id, type: "function", function: { name, arguments: args } };
+}
+
+async function expectRefusal(run: () => Promise<unknown>, code: string, path: string) {
+  const error = await run().then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toMatchObject({ name: "StructJsonError", code, path });
+  expect((error as Error).message).not.toContain("SECRET");
+  expect((error as Error).message).not.toContain("9007199254740");
+}
