@@ -16,7 +16,10 @@ export interface WorkerInput {
    * machine: what CI uses), or a time counted after the worker has warmed up.
    */
   readonly budget: { readonly iterations: number } | { readonly msPerTarget: number };
-  /** Report each finding and go on (up to {@link MAX_FINDINGS} per target) rather than stop at the first. */
+  /**
+   * Go on after a finding rather than stop: the first {@link SHOWN_PER_KIND}
+   * findings of each kind are reported in full, the rest only counted.
+   */
   readonly keepGoing: boolean;
   /** Int32Array over a SharedArrayBuffer: [0] = target index (-1 while warming up), [1] = iteration. */
   readonly progress: SharedArrayBuffer;
@@ -33,15 +36,16 @@ export type WorkerMessage =
     }
   | {
       readonly type: "done";
-      readonly findings: number;
+      /** Findings by kind: how many, and the first iteration of each. */
+      readonly findings: Readonly<Record<string, { count: number; first: number }>>;
       readonly target: TargetName;
       readonly iterations: number;
       readonly ms: number;
       readonly tally: Tally;
     };
 
-/** Findings reported per target with keepGoing before the target stops. */
-const MAX_FINDINGS = 20;
+/** Findings of one kind reported in full per target with keepGoing; the rest are counted. */
+const SHOWN_PER_KIND = 3;
 
 const input = workerData as WorkerInput;
 const progress = new Int32Array(input.progress);
@@ -56,24 +60,27 @@ for (const target of input.targets) {
       ? (i: number) => i < input.start + budget.iterations
       : (_: number) => Date.now() < started + budget.msPerTarget;
   let i = input.start;
-  let findings = 0;
+  const findings: Record<string, { count: number; first: number }> = {};
+  let stop = false;
   for (; more(i); i++) {
     Atomics.store(progress, 1, i);
     const finding = runCase(buildCase(target, input.seed, i), tally);
     if (finding === undefined) continue;
-    parentPort!.postMessage({
-      type: "finding",
-      target,
-      iteration: i,
-      ...finding,
-    } satisfies WorkerMessage);
-    findings++;
-    if (!input.keepGoing || findings >= MAX_FINDINGS) {
-      i++;
+    const seen = findings[finding.kind] ?? { count: 0, first: i };
+    findings[finding.kind] = seen;
+    if (++seen.count <= SHOWN_PER_KIND)
+      parentPort!.postMessage({
+        type: "finding",
+        target,
+        iteration: i,
+        ...finding,
+      } satisfies WorkerMessage);
+    if (!input.keepGoing) {
+      stop = true;
       break;
     }
   }
-  if (findings > 0 && !input.keepGoing) break;
+  if (stop) break;
   parentPort!.postMessage({
     type: "done",
     target,

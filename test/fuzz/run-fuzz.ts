@@ -7,8 +7,8 @@
 //                   (the default, 60 s, when neither is given).
 // The loop runs in a worker thread that is stopped when one case takes longer than
 // --timeout-ms (a hang: a generous wall-clock guard, not a speed check). Exits 1 on
-// the first finding (with --keep-going: after reporting up to 20 per target) and
-// prints the command that replays it:
+// the first finding (with --keep-going: at the end, having shown the first three of
+// each kind and counted the rest) and prints the command that replays it:
 // `npm run fuzz -- --seed N --target T --iteration K` runs that one case here,
 // in this thread, and prints the error with its stack.
 import { Worker } from "node:worker_threads";
@@ -175,19 +175,22 @@ function fuzz(o: Options): Promise<boolean> {
     worker.on("message", (m: WorkerMessage) => {
       if (m.type === "finding") {
         report(m.target, o.seed, m.iteration, m.kind, m.detail);
-        findings++;
         if (!o.keepGoing) {
           void worker.terminate();
           finish(false);
         }
         return;
       }
+      const found = Object.entries(m.findings);
+      findings += found.length;
       const secs = m.ms / 1000;
       const range = m.iterations === 0 ? "none" : `${o.start}–${o.start + m.iterations - 1}`;
       console.log(
-        `${m.target}: ${m.iterations} cases in ${secs.toFixed(1)} s (${Math.round(m.iterations / secs)}/s), iterations ${range}, ${m.findings === 0 ? "no findings" : `${m.findings} finding(s)`}`,
+        `${m.target}: ${m.iterations} cases in ${secs.toFixed(1)} s (${Math.round(m.iterations / secs)}/s), iterations ${range}, ${found.length === 0 ? "no findings" : "FINDINGS"}`,
       );
       console.log(`  ${formatTally(m.tally)}`);
+      for (const [kind, f] of found)
+        console.log(`  finding ${kind}: ${f.count} case(s), first at iteration ${f.first}`);
       if (--remaining === 0) finish(findings === 0);
     });
     worker.on("error", (e) => {
