@@ -143,6 +143,13 @@ export function scanJsonText(text: string, recursionLimit: number): JsonScan {
     return { syntaxError, broken, reasons, depth };
   };
   const afterValue = (): Expect => (stack.length === 0 ? "end" : "next");
+  /** Closes the innermost container (its bracket at `i`); what comes next. */
+  const close = (): Expect => {
+    i++;
+    stack.pop();
+    path.length = stack.length;
+    return afterValue();
+  };
   for (;;) {
     while (i < n && (text[i] === " " || text[i] === "\t" || text[i] === "\n" || text[i] === "\r"))
       i++;
@@ -164,10 +171,7 @@ export function scanJsonText(text: string, recursionLimit: number): JsonScan {
           if (array) top.index++;
           expect = array ? "value" : "key";
         } else if (c === (array ? "]" : "}")) {
-          i++;
-          stack.pop();
-          path.length = stack.length;
-          expect = afterValue();
+          expect = close();
         } else {
           return result(i);
         }
@@ -176,10 +180,7 @@ export function scanJsonText(text: string, recursionLimit: number): JsonScan {
       case "key":
       case "key-or-close": {
         if (c === "}" && expect === "key-or-close") {
-          i++;
-          stack.pop();
-          path.length = stack.length;
-          expect = afterValue();
+          expect = close();
           continue;
         }
         if (c !== '"') return result(i);
@@ -198,10 +199,7 @@ export function scanJsonText(text: string, recursionLimit: number): JsonScan {
       case "value":
       case "value-or-close": {
         if (c === "]" && expect === "value-or-close") {
-          i++;
-          stack.pop();
-          path.length = stack.length;
-          expect = afterValue();
+          expect = close();
           continue;
         }
         const top = stack[stack.length - 1];
