@@ -144,6 +144,8 @@ const DECODER_DIAGNOSTICS = new Set([
   "ambiguous-number",
   "schema-ref-unresolved",
   "schema-too-complex",
+  // issue 13 (engine): a pattern the linear-time engine cannot run reads as unknown
+  "schema-pattern-unevaluated",
   "raw-json-invalid",
   "integer-written-as-float",
 ]);
