@@ -7,11 +7,11 @@ import { pathToFileURL } from "node:url";
 
 /** The package functions the benchmark calls; each is undefined until the package exports it. */
 export interface PackageApi {
-  /** `structToJson(struct, schema, options)`. */
+  /** `structMessageToJson(struct, schema, options)`: a Struct message (kept under its old bench id). */
   readonly structToJson:
     | ((struct: unknown, schema?: unknown, options?: object) => string)
     | undefined;
-  /** `jsonObjectToJson(object, schema, options)`: structToJson for the JsonObject of a Struct field. */
+  /** `structToJson(object, schema, options)`: the JsonObject of a Struct field (old bench id). */
   readonly jsonObjectToJson:
     | ((object: unknown, schema?: unknown, options?: object) => string)
     | undefined;
@@ -61,8 +61,8 @@ export async function loadPackageApi(): Promise<PackageApi> {
     loadError = e instanceof Error ? `${e.name}: ${e.message.split("\n")[0]}` : String(e);
   }
   const api: PackageApi = {
-    structToJson: pick(mod, "structToJson"),
-    jsonObjectToJson: pick(mod, "jsonObjectToJson"),
+    structToJson: pick(mod, "structMessageToJson"),
+    jsonObjectToJson: pick(mod, "structToJson"),
     compileSchema: pick(mod, "compileSchema"),
     structFromJson: pick(mod, "structFromJson"),
     toolCallFromJson: pick(mod, "toolCallFromJson"),

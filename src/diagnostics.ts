@@ -8,6 +8,7 @@ export type DiagnosticCode =
   // Decoder (Struct → JSON text)
   | "not-an-integer"
   | "integer-precision-lost"
+  | "number-precision-lost"
   | "ambiguous-number"
   | "schema-ref-unresolved"
   | "schema-too-complex"

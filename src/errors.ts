@@ -43,12 +43,25 @@ export class StructJsonError extends Error {
   ) {
     super(
       `${code} at ${path === "" ? "(root)" : path}: ${detail}`,
-      options?.cause === undefined ? undefined : { cause: options.cause },
+      options?.cause === undefined ? undefined : { cause: withholdForeignText(options.cause) },
     );
     this.code = code;
     this.path = path;
     this.position = options?.position;
   }
+}
+
+/**
+ * What a {@link StructJsonError} keeps as its `cause`: our own errors (their
+ * messages name paths and rules only) as they are; anything else (protobuf-es,
+ * lossless-json and `JSON.parse` messages quote the input) as a stand-in that
+ * keeps only the error's class name, never its message or stack.
+ */
+function withholdForeignText(cause: unknown): unknown {
+  if (isStructJsonError(cause)) return cause;
+  const name =
+    cause instanceof Error && /^[A-Za-z]{1,40}$/.test(cause.name) ? cause.name : "a thrown value";
+  return new Error(`${name} (its message is withheld: it may quote the input)`);
 }
 
 /** True when `e` is a {@link StructJsonError} (also across package copies). */

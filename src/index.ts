@@ -24,7 +24,7 @@ export { compileSchema, isCompiledSchema } from "./schema/index.js";
 export type { NumberInspection, SchemaArg, StructToJsonOptions } from "./to-json.js";
 export {
   inspectNumbers,
-  jsonObjectToJson,
+  structMessageToJson,
   structToJson,
   structToJsonDefaults,
 } from "./to-json.js";

@@ -78,42 +78,96 @@ export function verifyRawJson(
   return true;
 }
 
-/** Deep agreement; on a difference, `tokens` is left holding its path. */
-function agrees(
-  raw: JsonValue,
+/**
+ * The one rule for two scalars (string, number, boolean, null) to agree:
+ * `Object.is`, so -0 and +0 differ (their float64s do; the decoder writes
+ * them apart) and NaN, which JSON cannot carry, would equal itself.
+ */
+export function sameScalar(raw: JsonValue, struct: JsonValue | undefined): boolean {
+  return Object.is(raw, struct);
+}
+
+/** A pair of containers being compared. */
+interface Pair {
+  readonly raw: JsonObject | readonly JsonValue[];
+  readonly struct: JsonObject | readonly JsonValue[];
+  /** The raw object's keys; undefined for arrays. */
+  readonly keys: readonly string[] | undefined;
+  next: number;
+}
+
+/**
+ * Deep agreement, walked with its own stack (no recursion over the input's
+ * depth); on a difference, `tokens` is left holding its path.
+ */
+function agrees(raw: JsonObject, struct: JsonObject, tokens: (string | number)[]): boolean {
+  const stack: Pair[] = [];
+  if (!open(raw, struct, stack, tokens)) return false;
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1]!;
+    const keys = top.keys;
+    const length = keys === undefined ? top.raw.length : keys.length;
+    if (top.next === length) {
+      if (keys !== undefined && Object.keys(top.struct).length !== length) {
+        // Every raw key is in the Struct, so the Struct has one the raw text
+        // lacks: point at the first.
+        for (const k of Object.keys(top.struct)) {
+          if (!Object.hasOwn(top.raw, k)) {
+            tokens[tokens.length - 1] = k;
+            return false;
+          }
+        }
+      }
+      stack.pop();
+      tokens.pop();
+      continue;
+    }
+    const i = top.next++;
+    let r: JsonValue;
+    let s: JsonValue | undefined;
+    if (keys === undefined) {
+      tokens[tokens.length - 1] = i;
+      r = (top.raw as readonly JsonValue[])[i]!;
+      s = (top.struct as readonly JsonValue[])[i];
+    } else {
+      const k = keys[i]!;
+      tokens[tokens.length - 1] = k;
+      if (!Object.hasOwn(top.struct, k)) return false;
+      r = (top.raw as JsonObject)[k]!;
+      s = (top.struct as JsonObject)[k];
+    }
+    if (typeof r !== "object" || r === null) {
+      if (!sameScalar(r, s)) return false;
+    } else if (!open(r, s, stack, tokens)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * Compares two containers' kinds (and arrays' lengths) and pushes the pair
+ * with the path slot of its children; false (with `tokens` at the difference)
+ * when the shapes differ.
+ */
+function open(
+  raw: JsonObject | readonly JsonValue[],
   struct: JsonValue | undefined,
+  stack: Pair[],
   tokens: (string | number)[],
 ): boolean {
-  if (typeof raw !== "object" || raw === null) return raw === struct;
   if (typeof struct !== "object" || struct === null) return false;
   if (Array.isArray(raw)) {
     if (!Array.isArray(struct) || raw.length !== struct.length) return false;
+    stack.push({ raw, struct, keys: undefined, next: 0 });
     tokens.push(0);
-    const last = tokens.length - 1;
-    for (let i = 0; i < raw.length; i++) {
-      tokens[last] = i;
-      if (!agrees(raw[i]!, struct[i], tokens)) return false;
-    }
-    tokens.pop();
     return true;
   }
   if (Array.isArray(struct)) return false;
   const keys = Object.keys(raw);
-  for (const k of keys) {
-    tokens.push(k);
-    if (!Object.hasOwn(struct, k) || !agrees(raw[k]!, struct[k], tokens)) return false;
-    tokens.pop();
-  }
-  if (Object.keys(struct).length !== keys.length) {
-    // A key the raw text lacks: point at the first one.
-    for (const k of Object.keys(struct)) {
-      if (!Object.hasOwn(raw, k)) {
-        tokens.push(k);
-        break;
-      }
-    }
-    return false;
-  }
+  const structObject = struct as JsonObject;
+  stack.push({ raw: raw as JsonObject, struct: structObject, keys, next: 0 });
+  tokens.push("");
   return true;
 }
 

@@ -85,50 +85,65 @@ export function rawTextObjects(): RawTextSink {
  * Writes a walked value as JSON text: strings and numbers exactly as
  * JSON.stringify does, {@link RawText} as its text, keys in order or sorted by
  * UTF-16 code units (RFC 8785), indented like JSON.stringify when `indent` is set.
+ * Iterative (its own stack of open containers), so any depth is safe.
  */
 export function writeJsonText(value: unknown, indent: string, sortKeys: boolean): string {
-  const parts: string[] = [];
-  write(value, parts, indent, "\n", sortKeys);
-  return parts.join("");
+  const out: string[] = [];
+  const colon = indent === "" ? ":" : ": ";
+  const stack: OpenContainer[] = [];
+  let nl = "\n";
+  let v = value;
+  for (;;) {
+    // Write `v`, opening it if it is a non-empty container.
+    if (v === null || typeof v !== "object") {
+      out.push(JSON.stringify(v) ?? "null");
+    } else if (v instanceof RawText) {
+      out.push(v.text);
+    } else {
+      const array = Array.isArray(v);
+      const keys = array ? undefined : Object.keys(v);
+      if (keys !== undefined && sortKeys) keys.sort();
+      const length = keys === undefined ? (v as unknown[]).length : keys.length;
+      if (length === 0) {
+        out.push(array ? "[]" : "{}");
+      } else {
+        out.push(array ? "[" : "{");
+        const inner = indent === "" ? "" : nl + indent;
+        stack.push({ value: v, keys, length, next: 0, outer: nl, inner });
+        nl = inner;
+      }
+    }
+    // Find the next value to write, closing finished containers.
+    let top = stack[stack.length - 1];
+    while (top !== undefined && top.next === top.length) {
+      stack.pop();
+      out.push(indent === "" ? "" : top.outer, top.keys === undefined ? "]" : "}");
+      nl = top.outer;
+      top = stack[stack.length - 1];
+    }
+    if (top === undefined) return out.join("");
+    const i = top.next++;
+    if (i > 0) out.push(",");
+    out.push(top.inner);
+    if (top.keys === undefined) {
+      v = (top.value as unknown[])[i];
+    } else {
+      const k = top.keys[i]!;
+      out.push(JSON.stringify(k), colon);
+      v = (top.value as Record<string, unknown>)[k];
+    }
+  }
 }
 
-function write(v: unknown, out: string[], indent: string, nl: string, sortKeys: boolean): void {
-  if (v === null || typeof v !== "object") {
-    out.push(JSON.stringify(v) ?? "null");
-    return;
-  }
-  if (v instanceof RawText) {
-    out.push(v.text);
-    return;
-  }
-  const inner = indent === "" ? "" : nl + indent;
-  if (Array.isArray(v)) {
-    if (v.length === 0) {
-      out.push("[]");
-      return;
-    }
-    out.push("[");
-    for (let i = 0; i < v.length; i++) {
-      if (i > 0) out.push(",");
-      out.push(inner);
-      write(v[i], out, indent, inner, sortKeys);
-    }
-    out.push(indent === "" ? "]" : `${nl}]`);
-    return;
-  }
-  const keys = Object.keys(v);
-  if (sortKeys) keys.sort();
-  if (keys.length === 0) {
-    out.push("{}");
-    return;
-  }
-  out.push("{");
-  const colon = indent === "" ? ":" : ": ";
-  for (let i = 0; i < keys.length; i++) {
-    const k = keys[i]!;
-    if (i > 0) out.push(",");
-    out.push(inner, JSON.stringify(k), colon);
-    write((v as Record<string, unknown>)[k], out, indent, inner, sortKeys);
-  }
-  out.push(indent === "" ? "}" : `${nl}}`);
+/** An array or object {@link writeJsonText} is inside of. */
+interface OpenContainer {
+  readonly value: object;
+  /** The object's keys, in writing order; undefined for an array. */
+  readonly keys: string[] | undefined;
+  readonly length: number;
+  next: number;
+  /** The line break and indentation before the closing bracket. */
+  readonly outer: string;
+  /** The line break and indentation before each member. */
+  readonly inner: string;
 }

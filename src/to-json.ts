@@ -5,11 +5,18 @@
 // text JSON.stringify cannot produce (`1.0`, exact digits above 2^53) are
 // carried as JSON.rawJSON where the runtime has it, and elsewhere as marker
 // strings that are swapped for their text afterwards (see raw-number-text.ts).
+// Values nested deeper than JSON.stringify's own recursion can take go to our
+// iterative writer instead; the walk itself keeps its own stack.
+//
+// The two forms of a Struct are told apart by the caller, never by content
+// (a model writes the content): structToJson reads the JsonObject form that
+// generated code holds in Struct fields; structMessageToJson reads a Struct
+// message. Arguments with members named `$typeName` or `fields` are data.
 
-import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
+import type { JsonObject } from "@bufbuild/protobuf";
 import type { ListValue, Struct, Value } from "@bufbuild/protobuf/wkt";
 import { type DiagnosticCode, type DiagnosticHandler, ignoreDiagnostics } from "./diagnostics.js";
-import { rethrowStackOverflow, StructJsonError } from "./errors.js";
+import { StructJsonError } from "./errors.js";
 import type { JsonPointer } from "./json-pointer.js";
 import { pointerFrom } from "./json-pointer.js";
 import type { JsonSchema } from "./json-schema.js";
@@ -22,10 +29,13 @@ import {
   writeJsonText,
 } from "./raw-number-text.js";
 import {
+  type ArrayScope,
   arrayScope,
   type CompiledSchema,
   type NumberReading,
   numberReading,
+  type ObjectProbe,
+  type ObjectScope,
   objectScope,
   rootNode,
   type SchemaNode,
@@ -54,7 +64,8 @@ export interface StructToJsonOptions {
   unsetValue: "error" | "null";
   /**
    * Deepest nesting of objects and arrays accepted, the top-level object being
-   * level 1; deeper throws `recursion-limit`. Default 100.
+   * level 1; deeper throws `recursion-limit`. Default 100. The walk keeps its
+   * own stack, so any limit is safe: the runtime's stack never decides.
    */
   recursionLimit: number;
   /**
@@ -88,47 +99,43 @@ export const structToJsonDefaults: Readonly<StructToJsonOptions> = Object.freeze
 export type SchemaArg = JsonSchema | CompiledSchema | null | undefined;
 
 /**
- * Writes a `google.protobuf.Struct` message as JSON text, giving every number
- * the type `inputSchema` declares at its position (see README, "Number readings").
- * The JsonObject form protobuf-es uses for Struct *fields* is accepted when it
- * has no `$typeName` member; {@link jsonObjectToJson} takes any JsonObject.
+ * Writes a Struct's JsonObject form as JSON text, giving every number the type
+ * `inputSchema` declares at its position (see README, "Number readings").
+ * This is the form generated code hands you: protobuf-es represents
+ * `google.protobuf.Struct` fields (`CallMCPTool.args`,
+ * `MCPToolResult.structured_content`) as `JsonObject`. Every member is data,
+ * `$typeName` and `fields` included; a `Struct` message (from
+ * `fromBinary(StructSchema, …)` or `structFromJson`) goes to
+ * {@link structMessageToJson}.
  */
 export function structToJson(
-  struct: Struct | JsonObject,
+  args: JsonObject,
   inputSchema?: SchemaArg,
   options?: Partial<StructToJsonOptions>,
 ): string {
-  if (isStructMessage(struct)) return writeStruct(struct, true, inputSchema, options);
-  // The JsonObject form (what protobuf-es keeps in Struct fields) is accepted
-  // too, as long as it cannot be mistaken for a message.
-  if (
-    typeof struct === "object" &&
-    struct !== null &&
-    !Array.isArray(struct) &&
-    !Object.hasOwn(struct, "$typeName")
-  ) {
-    return writeStruct(struct as JsonObject, false, inputSchema, options);
-  }
-  throw new StructJsonError(
-    "message-invalid",
-    "",
-    "expected a google.protobuf.Struct message or its JsonObject form; for CallMCPTool.args use toolCallArgumentsJson or jsonObjectToJson, which never guess",
-  );
+  checkJsonObject(args);
+  return writeStruct(args, false, inputSchema, options);
 }
 
 /**
- * Writes the JsonObject form of a Struct (how protobuf-es represents Struct
- * fields such as `CallMCPTool.args`) as JSON text, like {@link structToJson}.
+ * Writes a `google.protobuf.Struct` *message* (what `fromBinary(StructSchema, …)`
+ * and `structFromJson` return) as JSON text, like {@link structToJson}.
+ * Throws `message-invalid` when `struct` is not a Struct message; the form is
+ * never guessed from the content.
  */
-export function jsonObjectToJson(
-  object: JsonObject,
+export function structMessageToJson(
+  struct: Struct,
   inputSchema?: SchemaArg,
   options?: Partial<StructToJsonOptions>,
 ): string {
-  if (typeof object !== "object" || object === null || Array.isArray(object)) {
-    throw new StructJsonError("not-an-object", "", "the arguments must be a JSON object");
+  if (!isStructMessage(struct)) {
+    throw new StructJsonError(
+      "message-invalid",
+      "",
+      "expected a google.protobuf.Struct message; for the JsonObject form (CallMCPTool.args) use structToJson",
+    );
   }
-  return writeStruct(object, false, inputSchema, options);
+  return writeStruct(struct.fields, true, inputSchema, options);
 }
 
 /** One number as the decoder saw and wrote it (for `inspect` tools). */
@@ -145,53 +152,74 @@ export interface NumberInspection {
   readonly codes: readonly DiagnosticCode[];
 }
 
-/** Lists every number of a Struct (message or JsonObject form) with its reading and output text. */
+/**
+ * Lists every number of a Struct's JsonObject form (as {@link structToJson}
+ * takes it) with its reading and the text {@link structToJson} writes for it.
+ */
 export function inspectNumbers(
-  struct: Struct | JsonObject,
+  args: JsonObject,
   inputSchema?: SchemaArg,
   options?: Partial<StructToJsonOptions>,
 ): NumberInspection[] {
+  checkJsonObject(args);
   const found: NumberInspection[] = [];
   const opts = resolveOptions(options);
   const w = new Writer(opts, rawTextObjects());
   w.onNumber = (path, value, reading, text, codes) =>
     found.push({ path, value, reading, text, codes });
-  const msg = isStructMessage(struct);
-  w.run(msg ? (struct as Struct).fields : (struct as JsonObject), msg, rootNode(inputSchema));
+  w.run(args, false, rootNode(inputSchema));
   return found;
 }
 
-/** True for a protobuf-es `google.protobuf.Struct` message (as opposed to its JsonObject form). */
-export function isStructMessage(x: unknown): x is Struct {
+/** Throws `not-an-object` unless `x` is a (non-array) object. */
+function checkJsonObject(x: unknown): asserts x is JsonObject {
+  if (typeof x !== "object" || x === null || Array.isArray(x)) {
+    throw new StructJsonError("not-an-object", "", "the arguments must be a JSON object");
+  }
+}
+
+/** True for a protobuf-es `google.protobuf.Struct` message; only for callers that declared that form. */
+function isStructMessage(x: unknown): x is Struct {
   return (
     typeof x === "object" &&
     x !== null &&
     (x as { $typeName?: unknown }).$typeName === "google.protobuf.Struct" &&
     typeof (x as { fields?: unknown }).fields === "object" &&
-    (x as { fields?: unknown }).fields !== null
+    (x as { fields?: unknown }).fields !== null &&
+    !Array.isArray((x as { fields?: unknown }).fields)
   );
 }
 
+/**
+ * The deepest walked value handed to the native `JSON.stringify`, which
+ * recurses (on Node 20–24 it overflows the stack below 5,000 levels); deeper
+ * values are written by our iterative {@link writeJsonText}.
+ */
+const NATIVE_STRINGIFY_DEPTH = 256;
+
 function writeStruct(
-  struct: Struct | JsonObject,
+  fields: Record<string, unknown>,
   msg: boolean,
   inputSchema: SchemaArg,
   options: Partial<StructToJsonOptions> | undefined,
 ): string {
   const opts = resolveOptions(options);
   const root = rootNode(inputSchema);
-  const fields: Record<string, unknown> = msg ? (struct as Struct).fields : (struct as JsonObject);
   if (opts.canonical) {
     // Canonical text is built by our own writer: JS objects would put integer-like keys first.
     const w = new Writer(opts, undefined);
     return writeJsonText(w.run(fields, msg, root), "", true);
   }
   const sink = rawTextNative() ?? rawTextMarkers();
-  const out = new Writer(opts, sink).run(fields, msg, root);
-  const text = sink.finish(out, opts.indent);
-  if (text !== undefined) return text;
-  // A string in the arguments looked like one of our markers: redo the walk
-  // with raw-text objects and our own writer, which needs no markers.
+  const first = new Writer(opts, sink);
+  const out = first.run(fields, msg, root);
+  if (first.maxDepth <= NATIVE_STRINGIFY_DEPTH) {
+    const text = sink.finish(out, opts.indent);
+    if (text !== undefined) return text;
+  }
+  // Too deep for JSON.stringify, or a string in the arguments looked like one
+  // of our markers: redo the walk with raw-text objects and our own writer,
+  // which needs no markers and no stack. Diagnostics were already reported.
   const w = new Writer({ ...opts, onDiagnostic: ignoreDiagnostics }, rawTextObjects());
   return writeJsonText(w.run(fields, msg, root), indentString(opts.indent), false);
 }
@@ -238,13 +266,42 @@ type NumberHook = (
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
-/** One walk of one Struct: builds the output value and reports diagnostics. */
+/** An object or array being walked: where the walk is in it, and what it builds. */
+interface Frame {
+  /** The object's members (message form: `Value`s) or the array's elements. */
+  readonly source: Record<string, unknown> | readonly unknown[];
+  /** The object's keys; undefined for an array. */
+  readonly keys: readonly string[] | undefined;
+  readonly length: number;
+  readonly out: Record<string, unknown> | unknown[];
+  /** The schema node of every child when the schema says nothing here; else undefined. */
+  readonly unknownChild: SchemaNode | undefined;
+  readonly scope: ObjectScope | ArrayScope | undefined;
+  /** The next child to walk. */
+  next: number;
+}
+
+/** What an unwrap returns for an object or array; the container itself is in `Writer.container`. */
+const CONTAINER: unique symbol = Symbol("container");
+
+/**
+ * One walk of one Struct: builds the output value and reports diagnostics. The
+ * walk keeps its own stack of frames (no recursion over the input's depth), so
+ * only `recursionLimit` bounds the nesting, whatever the runtime's stack.
+ */
 class Writer {
   /** Keys and indices from the root to the current position, for diagnostics' paths. */
   private readonly tokens: (string | number)[] = [];
   private readonly decimal: boolean;
   private readonly note: (code: DiagnosticCode) => void;
   onNumber: NumberHook | undefined;
+  /** The deepest nesting met (the top-level object is 1). */
+  maxDepth = 0;
+  /** Whether the walk reads the message form (`Value`s) rather than the JsonObject form. */
+  private msg = false;
+  /** The object or array an unwrap returned {@link CONTAINER} for (no allocation per value). */
+  private container: Record<string, unknown> | readonly unknown[] | undefined;
+  private containerIsArray = false;
   private codesHere: DiagnosticCode[] | undefined;
 
   constructor(
@@ -257,11 +314,96 @@ class Writer {
   }
 
   run(fields: Record<string, unknown>, msg: boolean, root: SchemaNode): unknown {
-    try {
-      return this.object(fields, msg, root, 1);
-    } catch (e) {
-      return rethrowStackOverflow(e, this.path());
+    this.msg = msg;
+    const stack: Frame[] = [];
+    const tokens = this.tokens;
+    const rootFrame = this.open(fields, false, root, 1);
+    stack.push(rootFrame);
+    while (stack.length > 0) {
+      const frame = stack[stack.length - 1]!;
+      if (frame.next === frame.length) {
+        stack.pop();
+        tokens.pop();
+        continue;
+      }
+      const i = frame.next++;
+      const keys = frame.keys;
+      const key = keys === undefined ? i : keys[i]!;
+      tokens[tokens.length - 1] = key;
+      const node =
+        frame.unknownChild ??
+        (keys === undefined
+          ? (frame.scope as ArrayScope).child(i)
+          : (frame.scope as ObjectScope).child(key as string));
+      const v =
+        keys === undefined
+          ? (frame.source as readonly unknown[])[i]
+          : (frame.source as Record<string, unknown>)[key as string];
+      let out = msg ? this.unwrapMessage(v, node) : this.unwrapPlain(v, node);
+      if (out === CONTAINER) {
+        const opened = this.open(this.container!, this.containerIsArray, node, stack.length + 1);
+        out = opened.out;
+        stack.push(opened);
+      }
+      if (keys === undefined) (frame.out as unknown[])[i] = out;
+      else setMember(frame.out as Record<string, unknown>, key as string, out);
     }
+    return rootFrame.out;
+  }
+
+  /**
+   * Starts walking an object or array at the current path (`depth` levels
+   * deep): checks the depth, asks the schema for its scope, and pushes the
+   * path slot its children will use.
+   */
+  private open(
+    source: Record<string, unknown> | readonly unknown[],
+    array: boolean,
+    node: SchemaNode,
+    depth: number,
+  ): Frame {
+    if (depth > this.opts.recursionLimit) {
+      this.fail(
+        "recursion-limit",
+        `nesting deeper than recursionLimit ${this.opts.recursionLimit}`,
+      );
+    }
+    if (depth > this.maxDepth) this.maxDepth = depth;
+    let frame: Frame;
+    if (array) {
+      const items = source as readonly unknown[];
+      const n = items.length;
+      // Before the index is pushed: the scope's notes are about the array itself.
+      frame = {
+        source: items,
+        keys: undefined,
+        length: n,
+        out: new Array<unknown>(n),
+        unknownChild: node.isUnknown ? node : undefined,
+        scope: node.isUnknown ? undefined : arrayScope(node, n, this.note),
+        next: 0,
+      };
+    } else {
+      const fields = source as Record<string, unknown>;
+      const keys = Object.keys(fields);
+      frame = {
+        source: fields,
+        keys,
+        length: keys.length,
+        out: {},
+        unknownChild: node.isUnknown ? node : undefined,
+        scope: node.isUnknown ? undefined : objectScope(node, this.probe(fields), this.note),
+        next: 0,
+      };
+    }
+    this.tokens.push(0);
+    return frame;
+  }
+
+  private probe(fields: Record<string, unknown>): ObjectProbe {
+    return this.msg
+      ? new MessageProbe(fields as Record<string, Value>)
+      : new PlainProbe(fields as JsonObject);
   }
 
   private path(): JsonPointer {
@@ -275,33 +417,49 @@ class Writer {
       this.opts.onDiagnostic({ code, path: this.path() });
   }
 
-  private fail(code: "non-finite-number" | "value-unset" | "recursion-limit", rule: string): never {
+  private fail(
+    code: "non-finite-number" | "value-unset" | "recursion-limit" | "message-invalid",
+    rule: string,
+  ): never {
     throw new StructJsonError(code, this.path(), rule);
   }
 
-  private value(v: unknown, msg: boolean, node: SchemaNode, depth: number): unknown {
-    if (msg) {
-      const kind = (v as Value | undefined)?.kind;
-      switch (kind?.case) {
-        case "numberValue":
-          return this.number(kind.value, node);
-        case "stringValue":
-        case "boolValue":
-          return kind.value;
-        case "nullValue":
-          return null;
-        case "structValue":
-          return this.object(kind.value.fields, true, node, depth + 1);
-        case "listValue":
-          return this.array((kind.value as ListValue).values, true, node, depth + 1);
-        default:
-          if (this.opts.unsetValue === "null") {
-            this.report("value-unset");
-            return null;
-          }
-          return this.fail("value-unset", "a google.protobuf.Value has no kind set");
+  /** A `google.protobuf.Value` message: its output, or {@link CONTAINER}. */
+  private unwrapMessage(v: unknown, node: SchemaNode): unknown {
+    const kind = (v as Value | undefined)?.kind;
+    switch (kind?.case) {
+      case "numberValue":
+        return this.number(kind.value, node);
+      case "stringValue":
+      case "boolValue":
+        return kind.value;
+      case "nullValue":
+        return null;
+      case "structValue": {
+        const fields = (kind.value as Partial<Struct> | undefined)?.fields;
+        if (typeof fields !== "object" || fields === null || Array.isArray(fields)) {
+          return this.fail("message-invalid", "a struct_value is not a google.protobuf.Struct");
+        }
+        this.container = fields;
+        this.containerIsArray = false;
+        return CONTAINER;
       }
+      case "listValue": {
+        const values = (kind.value as Partial<ListValue> | undefined)?.values;
+        if (!Array.isArray(values)) {
+          return this.fail("message-invalid", "a list_value is not a google.protobuf.ListValue");
+        }
+        this.container = values;
+        this.containerIsArray = true;
+        return CONTAINER;
+      }
+      default:
+        return this.unset("a google.protobuf.Value has no kind set");
     }
+  }
+
+  /** A JsonValue (the JsonObject form): its output, or {@link CONTAINER}. */
+  private unwrapPlain(v: unknown, node: SchemaNode): unknown {
     switch (typeof v) {
       case "number":
         return this.number(v, node);
@@ -310,89 +468,20 @@ class Writer {
         return v;
       case "object":
         if (v === null) return null;
-        if (Array.isArray(v)) return this.array(v as JsonValue[], false, node, depth + 1);
-        return this.object(v as JsonObject, false, node, depth + 1);
+        this.container = v as Record<string, unknown> | unknown[];
+        this.containerIsArray = Array.isArray(v);
+        return CONTAINER;
       default:
-        if (this.opts.unsetValue === "null") {
-          this.report("value-unset");
-          return null;
-        }
-        return this.fail(
-          "value-unset",
-          "a value is neither null, boolean, number, string, list nor struct",
-        );
+        return this.unset("a value is neither null, boolean, number, string, list nor struct");
     }
   }
 
-  private object(
-    fields: Record<string, unknown>,
-    msg: boolean,
-    node: SchemaNode,
-    depth: number,
-  ): Record<string, unknown> {
-    if (depth > this.opts.recursionLimit) {
-      this.fail(
-        "recursion-limit",
-        `nesting deeper than recursionLimit ${this.opts.recursionLimit}`,
-      );
+  private unset(rule: string): null {
+    if (this.opts.unsetValue === "null") {
+      this.report("value-unset");
+      return null;
     }
-    const out: Record<string, unknown> = {};
-    const keys = Object.keys(fields);
-    const tokens = this.tokens;
-    if (node.isUnknown) {
-      for (let i = 0; i < keys.length; i++) {
-        const k = keys[i]!;
-        tokens.push(k);
-        setMember(out, k, this.value(fields[k], msg, node, depth));
-        tokens.pop();
-      }
-      return out;
-    }
-    const probe = msg
-      ? new MessageProbe(fields as Record<string, Value>)
-      : new PlainProbe(fields as JsonObject);
-    const scope = objectScope(node, probe, this.note);
-    for (let i = 0; i < keys.length; i++) {
-      const k = keys[i]!;
-      tokens.push(k);
-      setMember(out, k, this.value(fields[k], msg, scope.child(k), depth));
-      tokens.pop();
-    }
-    return out;
-  }
-
-  private array(
-    items: readonly unknown[],
-    msg: boolean,
-    node: SchemaNode,
-    depth: number,
-  ): unknown[] {
-    if (depth > this.opts.recursionLimit) {
-      this.fail(
-        "recursion-limit",
-        `nesting deeper than recursionLimit ${this.opts.recursionLimit}`,
-      );
-    }
-    const n = items.length;
-    const out = new Array<unknown>(n);
-    // Before the index is pushed: the scope's notes are about the array itself.
-    const scope = node.isUnknown ? undefined : arrayScope(node, n, this.note);
-    const tokens = this.tokens;
-    tokens.push(0);
-    const last = tokens.length - 1;
-    if (scope === undefined) {
-      for (let i = 0; i < n; i++) {
-        tokens[last] = i;
-        out[i] = this.value(items[i], msg, node, depth);
-      }
-    } else {
-      for (let i = 0; i < n; i++) {
-        tokens[last] = i;
-        out[i] = this.value(items[i], msg, scope.child(i), depth);
-      }
-    }
-    tokens.pop();
-    return out;
+    return this.fail("value-unset", rule);
   }
 
   private number(v: number, node: SchemaNode): unknown {
@@ -419,6 +508,9 @@ class Writer {
         }
         return v;
       case "number":
+        // Every float64 of 2^53 or more is whole, and may be an integer id
+        // already rounded (servers type ids as `number`): say so.
+        if (v > MAX_SAFE || v < -MAX_SAFE) this.report("number-precision-lost");
         if (this.decimal && raw !== undefined && Number.isInteger(v) && v < 1e21 && v > -1e21) {
           return raw.text(Object.is(v, -0) ? "-0.0" : `${v}.0`);
         }

@@ -10,7 +10,7 @@ import type { JsonSchema } from "./json-schema.js";
 import { type RawJsonMode, verifyRawJson } from "./raw-json.js";
 import { applyRepair } from "./repair-arguments.js";
 import { type CompiledSchema, isCompiledSchema } from "./schema/index.js";
-import { jsonObjectToJson, type StructToJsonOptions, structToJsonDefaults } from "./to-json.js";
+import { type StructToJsonOptions, structToJson, structToJsonDefaults } from "./to-json.js";
 
 /** When the server carries the model's text beside the Struct. */
 export type RawTextPolicy = "always" | "when-lossy" | "never";
@@ -109,7 +109,7 @@ export function argumentsText(
     const limit = options?.recursionLimit ?? structToJsonDefaults.recursionLimit;
     if (verifyRawJson(raw, struct ?? {}, schema, limit, onDiagnostic)) return raw;
   }
-  return jsonObjectToJson(struct ?? {}, schema, stripOwn(options));
+  return structToJson(struct ?? {}, schema, stripOwn(options));
 }
 
 /** The decoder's options without this module's own. */

@@ -149,3 +149,46 @@ describe("why raw text is never spliced unverified into a larger JSON document",
     expect(envelope(text)).toMatchObject({ id: 99, method: "shutdown" });
   });
 });
+
+describe("signed zero: -0 and +0 are different float64s (issue 12)", () => {
+  const rows: [name: string, args: JsonObject, raw: string, path: string][] = [
+    ["the issue's case", { a: 0, b: -0 }, '{"a":-0.0,"b":0}', "/a"],
+    ["-0 written, +0 carried", { a: 0 }, '{"a":-0}', "/a"],
+    ["+0 written, -0 carried", { a: -0 }, '{"a":0}', "/a"],
+    ["-0e5 written, +0 carried", { a: 0 }, '{"a":-0e5}', "/a"],
+    ["inside an array", { l: [0, 0] }, '{"l":[0,-0.0]}', "/l/1"],
+    ["inside a nested object", { o: { z: -0 } }, '{"o":{"z":0.0}}', "/o/z"],
+  ];
+  for (const [name, args, raw, path] of rows) {
+    test(`${name}: raw-struct-mismatch at ${path}`, () => {
+      const call = arrived(args, raw);
+      expectStructJsonError(() => toolCallArgumentsJson(call), {
+        code: "raw-struct-mismatch",
+        path,
+      });
+      const result = fromBinary(
+        MCPToolResultSchema,
+        toBinary(
+          MCPToolResultSchema,
+          create(MCPToolResultSchema, { structuredContent: args, rawStructuredContentJson: raw }),
+        ),
+      );
+      expectStructJsonError(() => toolResultJson(result), { code: "raw-struct-mismatch", path });
+    });
+  }
+  test("the same sign on both sides agrees, and the raw text goes through untouched", () => {
+    for (const [args, raw] of [
+      [{ a: -0, b: 0 }, '{"a":-0.0,"b":0}'],
+      [{ a: -0 }, '{"a":-0}'],
+      [{ a: 0 }, '{"a":0e-3}'],
+    ] as const) {
+      expect(toolCallArgumentsJson(arrived(args, raw))).toBe(raw);
+    }
+  });
+  test("the decoder tells them apart too (at number positions)", () => {
+    const schema = { type: "object", additionalProperties: { type: "number" } } as const;
+    expect(
+      toolCallArgumentsJson(arrived({ a: 0, b: -0 }, "x"), schema, { rawJson: "ignore" }),
+    ).toBe('{"a":0.0,"b":-0.0}');
+  });
+});

@@ -11,7 +11,7 @@ import { structFromJson } from "../src/from-json.js";
 import type { JsonSchema } from "../src/json-schema.js";
 import { compileSchema } from "../src/schema/index.js";
 import { compileSafePattern } from "../src/schema/safe-regex.js";
-import { inspectNumbers, structToJson } from "../src/to-json.js";
+import { inspectNumbers, structMessageToJson } from "../src/to-json.js";
 import { toolCallArgumentsJson, toolCallFromJson } from "../src/tool-call.js";
 import { BOUND, timed } from "./hostile-helpers.js";
 
@@ -20,7 +20,7 @@ function decode(schema: unknown, args: string): { out: string; notes: string[]; 
   const notes: string[] = [];
   const struct = structFromJson(args);
   const { result, ms } = timed(() =>
-    structToJson(struct, schema as JsonSchema, {
+    structMessageToJson(struct, schema as JsonSchema, {
       onDiagnostic: (d) => notes.push(`${d.code} ${d.path}`),
     }),
   );
@@ -307,7 +307,10 @@ describe("remote $ref is never fetched", () => {
         expect(r.out).toBe(out);
         expect(r.notes).toEqual(notes);
         compileSchema(schema as JsonSchema);
-        inspectNumbers(structFromJson(args), schema as JsonSchema);
+        inspectNumbers(
+          toolCallFromJson({ name: "t", argumentsJson: args }).args ?? {},
+          schema as JsonSchema,
+        );
         // The raw-text path reads the schema too (integer-written-as-float).
         const call = toolCallFromJson({ name: "t", argumentsJson: args });
         expect(toolCallArgumentsJson(call, schema as JsonSchema)).toBe(args);

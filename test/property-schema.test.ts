@@ -15,7 +15,7 @@ import { isStructJsonError } from "../src/errors.js";
 import { pointerFrom } from "../src/json-pointer.js";
 import type { JsonSchema } from "../src/json-schema.js";
 import { compileSchema } from "../src/schema/index.js";
-import { inspectNumbers, jsonObjectToJson, structToJson } from "../src/to-json.js";
+import { inspectNumbers, structMessageToJson, structToJson } from "../src/to-json.js";
 import { runs } from "./property-arbitraries.js";
 
 /**
@@ -260,6 +260,7 @@ function toValue(v: JsonValue): Value {
 const DECODER_CODES: ReadonlySet<DiagnosticCode> = new Set([
   "not-an-integer",
   "integer-precision-lost",
+  "number-precision-lost",
   "ambiguous-number",
   "schema-ref-unresolved",
   "schema-too-complex",
@@ -313,7 +314,7 @@ function check(schema: JsonSchema, args: JsonObject, options: { compiled: boolea
   let out: string;
   try {
     const s = options.compiled ? compileSchema(schema) : schema;
-    out = structToJson(toStruct(args), s, { onDiagnostic: (d) => diagnostics.push(d) });
+    out = structMessageToJson(toStruct(args), s, { onDiagnostic: (d) => diagnostics.push(d) });
   } catch (e) {
     // Random schemas are objects or booleans and the values finite: nothing may throw.
     expect.soft(isStructJsonError(e), String(e)).toBe(true);
@@ -328,7 +329,7 @@ function check(schema: JsonSchema, args: JsonObject, options: { compiled: boolea
     expect(pathExists(args, d.path), `${d.code} at ${d.path}`).toBe(true);
   }
   // The two argument forms decode alike.
-  expect(jsonObjectToJson(args, schema)).toBe(out);
+  expect(structToJson(args, schema)).toBe(out);
 
   for (const n of inspectNumbers(args, schema)) {
     const whole = Number.isInteger(n.value);
@@ -339,6 +340,9 @@ function check(schema: JsonSchema, args: JsonObject, options: { compiled: boolea
       expect(n.text, n.path).toMatch(/\.0$/);
     expect(n.codes.includes("integer-precision-lost"), `${n.path} integer-precision-lost`).toBe(
       unsafe && (n.reading === "integer" || n.reading === "ambiguous"),
+    );
+    expect(n.codes.includes("number-precision-lost"), `${n.path} number-precision-lost`).toBe(
+      unsafe && n.reading === "number",
     );
     expect(n.codes.includes("not-an-integer"), `${n.path} not-an-integer`).toBe(
       n.reading === "integer" && !whole,
@@ -375,13 +379,13 @@ describe("arbitrary schemas over arbitrary arguments", () => {
           const withBad = toObject([...Object.entries(args), ["zz", bad as unknown as JsonValue]]);
           let error: unknown;
           try {
-            structToJson(toStruct(withBad as JsonObject), schema);
+            structMessageToJson(toStruct(withBad as JsonObject), schema);
           } catch (e) {
             error = e;
           }
           expect(error).toMatchObject({ code: "non-finite-number", path: "/zz" });
           const codes: string[] = [];
-          const out = structToJson(toStruct(withBad as JsonObject), schema, {
+          const out = structMessageToJson(toStruct(withBad as JsonObject), schema, {
             nonFinite: "null",
             onDiagnostic: (d) => codes.push(`${d.code} ${d.path}`),
           });
@@ -405,7 +409,7 @@ describe("regressions found by these properties", () => {
     ] as const) {
       const codes: string[] = [];
       expect(
-        structToJson(toStruct(args as unknown as JsonObject), schema, {
+        structMessageToJson(toStruct(args as unknown as JsonObject), schema, {
           onDiagnostic: (d) => codes.push(`${d.code} ${d.path}`),
         }),
       ).toBe(expected);

@@ -146,7 +146,7 @@ describe("any JSON object text, through protobuf bytes", () => {
     );
   });
 
-  test('rawJson "ignore" with a schema typing each number as written: same values, integer-precision-lost exactly above 2^53−1', () => {
+  test('rawJson "ignore" with a schema typing each number as written: same values, integer-precision-lost and number-precision-lost exactly above 2^53−1', () => {
     fc.assert(
       fc.property(argumentsText, ({ text, schema }: JsonGen) => {
         const call = wire(text);
@@ -156,7 +156,18 @@ describe("any JSON object text, through protobuf bytes", () => {
           onDiagnostic: (d) => codes.push(`${d.code} ${d.path}`),
         });
         const big = expectSameValues(losslessParse(text), losslessParse(out), true);
-        expect(codes.sort()).toEqual(big.map((p) => `integer-precision-lost ${p}`).sort());
+        const written: [string, string][] = [];
+        numbers(losslessParse(text), [], written);
+        // Number positions (written as floats) of 2^53 or more may hold rounded ids (issue 17).
+        const bigFloats = written.filter(
+          ([, t]) => !isIntText(t) && Math.abs(Number(t)) > Number.MAX_SAFE_INTEGER,
+        );
+        expect(codes.sort()).toEqual(
+          [
+            ...big.map((p) => `integer-precision-lost ${p}`),
+            ...bigFloats.map(([p]) => `number-precision-lost ${p}`),
+          ].sort(),
+        );
       }),
       runs(RUNS, 7_002),
     );

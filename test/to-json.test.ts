@@ -1,12 +1,14 @@
 // structToJson: the Struct → JSON writer. Structs are built the way a server
 // does (fromJson(StructSchema, JSON.parse(text))) and sent through binary.
+
+import { readFileSync } from "node:fs";
 import { create, fromBinary, fromJson, type JsonObject, toBinary } from "@bufbuild/protobuf";
 import { type Struct, StructSchema, ValueSchema } from "@bufbuild/protobuf/wkt";
 import { describe, expect, test } from "vitest";
 import type { Diagnostic } from "../src/diagnostics.js";
 import { StructJsonError } from "../src/errors.js";
 import type { JsonSchema } from "../src/json-schema.js";
-import { inspectNumbers, jsonObjectToJson, structToJson } from "../src/to-json.js";
+import { inspectNumbers, structMessageToJson, structToJson } from "../src/to-json.js";
 
 function serverStruct(text: string): Struct {
   const s = fromJson(StructSchema, JSON.parse(text));
@@ -15,7 +17,7 @@ function serverStruct(text: string): Struct {
 
 function run(text: string, schema?: JsonSchema | null, options = {}) {
   const diagnostics: Diagnostic[] = [];
-  const json = structToJson(serverStruct(text), schema, {
+  const json = structMessageToJson(serverStruct(text), schema, {
     ...options,
     onDiagnostic: (d) => diagnostics.push(d),
   });
@@ -111,7 +113,49 @@ describe("number texts", () => {
     },
     { name: "number: whole is 1.0", args: '{"v": 1}', schema: num, out: '{"v":1.0}' },
     { name: "number: -0 is -0.0", args: '{"v": -0}', schema: num, out: '{"v":-0.0}' },
-    { name: "number: 1e21 stays", args: '{"v": 1e21}', schema: num, out: '{"v":1e+21}' },
+    {
+      name: "number: 1e21 stays, reported as number-precision-lost (issue 17)",
+      args: '{"v": 1e21}',
+      schema: num,
+      out: '{"v":1e+21}',
+      diags: ["/v number-precision-lost"],
+    },
+    {
+      name: "number: 2^53-1 is whole and exact: no diagnostic",
+      args: '{"v": 9007199254740991}',
+      schema: num,
+      out: '{"v":9007199254740991.0}',
+    },
+    {
+      name: "number: 2^53 may be a rounded id: number-precision-lost",
+      args: '{"v": 9007199254740992}',
+      schema: num,
+      out: '{"v":9007199254740992.0}',
+      diags: ["/v number-precision-lost"],
+    },
+    {
+      name: "number: 9007199254740993 arrives as 2^53: number-precision-lost",
+      args: '{"issue_number": 9007199254740993}',
+      schema: obj({ issue_number: { type: "number" } }),
+      out: '{"issue_number":9007199254740992.0}',
+      diags: ["/issue_number number-precision-lost"],
+    },
+    {
+      name: "number: -2^53 in an array, wholeFloats integer: number-precision-lost",
+      args: '{"v": [-9007199254740992, 1.5]}',
+      schema: obj({ v: { type: "array", items: { type: "number" } } }),
+      out: '{"v":[-9007199254740992,1.5]}',
+      options: { wholeFloats: "integer" },
+      diags: ["/v/0 number-precision-lost"],
+    },
+    {
+      name: "number: 2^60 canonical: number-precision-lost",
+      args: `{"v": ${2 ** 60}}`,
+      schema: num,
+      out: '{"v":1152921504606847000}',
+      options: { canonical: true },
+      diags: ["/v number-precision-lost"],
+    },
     { name: "number: 0.1 stays", args: '{"v": 0.1}', schema: num, out: '{"v":0.1}' },
     { name: "number: 1e-7", args: '{"v": 1e-7}', schema: num, out: '{"v":1e-7}' },
     {
@@ -238,19 +282,12 @@ describe("errors", () => {
         code: "recursion-limit",
         path: `${"/d".repeat(100)}`,
       },
-      {
-        name: "depth 100,000 with a huge recursionLimit",
-        make: () => deep(100_000),
-        options: { recursionLimit: 1_000_000 },
-        code: "recursion-limit",
-        path: "",
-      },
     ];
   for (const r of rows) {
     test(r.name, () => {
       let err: unknown;
       try {
-        structToJson(r.make(), null, r.options);
+        structMessageToJson(r.make(), null, r.options);
       } catch (e) {
         err = e;
       }
@@ -262,14 +299,23 @@ describe("errors", () => {
   test("nonFinite null and unsetValue null write null with a diagnostic", () => {
     const d: string[] = [];
     const onDiagnostic = (x: Diagnostic) => d.push(`${x.path} ${x.code}`);
-    expect(structToJson(nanStruct(), null, { nonFinite: "null", onDiagnostic })).toBe('{"a":null}');
-    expect(structToJson(unsetStruct(), null, { unsetValue: "null", onDiagnostic })).toBe(
+    expect(structMessageToJson(nanStruct(), null, { nonFinite: "null", onDiagnostic })).toBe(
+      '{"a":null}',
+    );
+    expect(structMessageToJson(unsetStruct(), null, { unsetValue: "null", onDiagnostic })).toBe(
       '{"l":[null]}',
     );
     expect(d).toEqual(["/a non-finite-number", "/l/0 value-unset"]);
   });
   test("depth 100 is accepted", () => {
-    expect(structToJson(deep(99), null)).toBe(`${'{"d":'.repeat(100)}null${"}".repeat(100)}`);
+    expect(structMessageToJson(deep(99), null)).toBe(
+      `${'{"d":'.repeat(100)}null${"}".repeat(100)}`,
+    );
+  });
+  test("depth 100,000 with a huge recursionLimit is written: the walk has no recursion", () => {
+    expect(structMessageToJson(deep(99_999), null, { recursionLimit: 1_000_000 })).toBe(
+      `${'{"d":'.repeat(100_000)}null${"}".repeat(100_000)}`,
+    );
   });
   const badOptions: { name: string; options: object }[] = [
     { name: "wholeFloats", options: { wholeFloats: "float" } },
@@ -279,35 +325,38 @@ describe("errors", () => {
   ];
   for (const b of badOptions) {
     test(`option-invalid: ${b.name}`, () => {
-      expect(() => structToJson(serverStruct("{}"), null, b.options)).toThrow(
+      expect(() => structMessageToJson(serverStruct("{}"), null, b.options)).toThrow(
         expect.objectContaining({ code: "option-invalid", path: "" }),
       );
     });
   }
-  test("a JsonObject that could be mistaken for a message is refused, not misread", () => {
-    const args = { $typeName: "x", fields: {} } as unknown as Struct;
-    expect(() => structToJson(args)).toThrow(expect.objectContaining({ code: "message-invalid" }));
-    expect(() => structToJson([] as unknown as Struct)).toThrow(
-      expect.objectContaining({ code: "message-invalid" }),
-    );
+  test("structMessageToJson takes only a Struct message: message-invalid otherwise", () => {
+    for (const notMessage of [{ $typeName: "x", fields: {} }, [], { a: 1 }, null, "{}"]) {
+      expect(() => structMessageToJson(notMessage as unknown as Struct)).toThrow(
+        expect.objectContaining({ code: "message-invalid", path: "" }),
+      );
+    }
   });
-  test("the JsonObject form of a Struct field is accepted", () => {
-    const schema = obj({ id: { type: "integer" }, t: { type: "number" } });
-    expect(structToJson({ id: 2 ** 60, t: 1 }, schema)).toBe('{"id":1152921504606846976,"t":1.0}');
+  test("structToJson takes only an object: not-an-object otherwise", () => {
+    for (const notObject of [[], null, "{}", 5]) {
+      expect(() => structToJson(notObject as unknown as JsonObject)).toThrow(
+        expect.objectContaining({ code: "not-an-object", path: "" }),
+      );
+    }
   });
 });
 
 describe("the JsonObject form and inspection", () => {
-  test("jsonObjectToJson writes CallMCPTool.args", () => {
+  test("structToJson writes CallMCPTool.args, $typeName as a member like any other", () => {
     const args: JsonObject = { id: 9007199254740992, t: 1, $typeName: "google.protobuf.Struct" };
     const schema = obj({ id: { type: "integer" }, t: { type: "number" } });
-    expect(jsonObjectToJson(args, schema)).toBe(
+    expect(structToJson(args, schema)).toBe(
       '{"id":9007199254740992,"t":1.0,"$typeName":"google.protobuf.Struct"}',
     );
   });
   test("inspectNumbers lists each number with its reading and text", () => {
     const schema = obj({ id: { type: "integer" }, t: { type: "number" } });
-    expect(inspectNumbers(serverStruct(`{"id":${2 ** 60},"t":2,"u":3.5}`), schema)).toEqual([
+    expect(inspectNumbers({ id: 2 ** 60, t: 2, u: 3.5 }, schema)).toEqual([
       {
         path: "/id",
         value: 2 ** 60,
@@ -318,5 +367,43 @@ describe("the JsonObject form and inspection", () => {
       { path: "/t", value: 2, reading: "number", text: "2.0", codes: [] },
       { path: "/u", value: 3.5, reading: "unknown", text: "3.5", codes: [] },
     ]);
+  });
+  test("inspectNumbers shows number-precision-lost where structToJson reports it", () => {
+    const schema = obj({ n: { type: "number" } });
+    const args = { n: 2 ** 53 };
+    expect(inspectNumbers(args, schema)).toEqual([
+      {
+        path: "/n",
+        value: 2 ** 53,
+        reading: "number",
+        text: "9007199254740992.0",
+        codes: ["number-precision-lost"],
+      },
+    ]);
+    const reported: string[] = [];
+    expect(
+      structToJson(args, schema, { onDiagnostic: (d) => reported.push(`${d.path} ${d.code}`) }),
+    ).toBe('{"n":9007199254740992.0}');
+    expect(reported).toEqual(["/n number-precision-lost"]);
+  });
+});
+
+describe("docs/codes.md", () => {
+  test("documents every error and diagnostic code, each once per table it belongs to", () => {
+    const read = (path: string) => readFileSync(new URL(path, import.meta.url), "utf8");
+    const union = (source: string, name: string) => {
+      const body = source.slice(source.indexOf(`export type ${name} =`));
+      return [...body.slice(0, body.indexOf(";")).matchAll(/\| "([a-z-]+)"/g)].map((m) => m[1]!);
+    };
+    const codes = [
+      ...union(read("../src/errors.ts"), "StructJsonErrorCode"),
+      ...union(read("../src/diagnostics.ts"), "DiagnosticCode"),
+    ];
+    expect(codes).toContain("number-precision-lost");
+    const documented = new Set(
+      [...read("../docs/codes.md").matchAll(/^\| `([a-z-]+)`/gm)].map((m) => m[1]!),
+    );
+    expect(codes.filter((c) => !documented.has(c))).toEqual([]);
+    expect([...documented].filter((c) => !codes.includes(c))).toEqual([]);
   });
 });

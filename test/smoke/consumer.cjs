@@ -11,6 +11,7 @@ for (const name of [
   "toolCallFromJson",
   "toolCallArgumentsJson",
   "structToJson",
+  "structMessageToJson",
 ]) {
   if (!(name in bridge)) failures.push(`missing export ${name}`);
 }

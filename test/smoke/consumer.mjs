@@ -12,6 +12,7 @@ const required = [
   "StructJsonError",
   "isStructJsonError",
   "structToJson",
+  "structMessageToJson",
   "compileSchema",
   "structFromJson",
   "toolCallFromJson",

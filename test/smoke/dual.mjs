@@ -17,7 +17,7 @@ try {
 }
 const struct = cjs.structFromJson('{"a":1}');
 const schema = { type: "object", properties: { a: { type: "number" } } };
-if (esm.structToJson(struct, schema) !== '{"a":1.0}') {
+if (esm.structMessageToJson(struct, schema) !== '{"a":1.0}') {
   failures.push("the ESM decoder does not read the CommonJS copy's Struct");
 }
 if (failures.length > 0) {

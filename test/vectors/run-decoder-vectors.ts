@@ -12,7 +12,7 @@ import {
   isStructJsonError,
   type JsonSchema,
   MCPToolResultSchema,
-  structToJson,
+  structMessageToJson,
   toolCallArgumentsJson,
   toolResultJson,
 } from "../../src/index.js";
@@ -26,7 +26,7 @@ export interface DecoderVector {
   readonly name: string;
   /**
    * "call": toolCallArgumentsJson of a CallMCPTool; "result": toolResultJson of an
-   * MCPToolResult; "struct": structToJson of a google.protobuf.Struct message.
+   * MCPToolResult; "struct": structMessageToJson of a google.protobuf.Struct message.
    */
   readonly target: VectorTarget;
   /**
@@ -102,7 +102,7 @@ function decode(v: DecoderVector, options: Readonly<Record<string, unknown>>): s
     case "result":
       return toolResultJson(fromBinary(MCPToolResultSchema, bytes), v.schema, options);
     case "struct":
-      return structToJson(fromBinary(StructSchema, bytes), v.schema, options);
+      return structMessageToJson(fromBinary(StructSchema, bytes), v.schema, options);
   }
 }
 
