@@ -37,6 +37,13 @@ export interface JsonScan {
    * repeated key's member, the object holding a bad key ("" for the whole text).
    */
   readonly reasons: ReadonlySet<string>;
+  /**
+   * Each break as "rule @position", with the index the package names: the bad
+   * number's first character, the repeated key's opening quote, the too-deep
+   * container's bracket, the index just after the first lone surrogate of a
+   * string; none for not-an-object.
+   */
+  readonly positions: ReadonlySet<string>;
   /** The deepest nesting seen (the top-level object or array is level 1). */
   readonly depth: number;
 }
@@ -66,42 +73,70 @@ interface StringToken {
   readonly end: number | undefined;
   /** The syntax error's index, when there is one. */
   readonly error: number;
+  /**
+   * Index just after the first lone surrogate as written (a high one not followed
+   * by a low one, or a low one alone), counting a high one last as lone; -1 if none.
+   */
+  readonly loneAt: number;
 }
 
 function readString(s: string, quoteAt: number): StringToken {
   const parts: string[] = [];
   let i = quoteAt + 1;
   let runStart = i;
+  let highEnd = -1; // just after a high surrogate waiting for its low one
+  let loneAt = -1;
+  /** Follows each decoded code unit, written from `from` to `to`. */
+  const unit = (code: number, to: number) => {
+    if (loneAt >= 0) return;
+    const low = code >= 0xdc00 && code <= 0xdfff;
+    if (highEnd >= 0) {
+      if (!low) loneAt = highEnd;
+      highEnd = -1;
+    } else if (low) {
+      loneAt = to;
+    } else if (code >= 0xd800 && code <= 0xdbff) {
+      highEnd = to;
+    }
+  };
+  const token = (end: number | undefined, error: number): StringToken => {
+    if (loneAt < 0 && highEnd >= 0) loneAt = highEnd;
+    return { text: parts.join(""), end, error, loneAt };
+  };
   for (;;) {
     if (i >= s.length) {
       parts.push(s.slice(runStart, i));
-      return { text: parts.join(""), end: undefined, error: i };
+      return token(undefined, i);
     }
-    const c = s[i]!;
-    if (c === '"') {
+    const c = s.charCodeAt(i);
+    if (c === 0x22) {
       parts.push(s.slice(runStart, i));
-      return { text: parts.join(""), end: i + 1, error: -1 };
+      return token(i + 1, -1);
     }
-    if (c.charCodeAt(0) < 0x20) {
+    if (c < 0x20) {
       parts.push(s.slice(runStart, i));
-      return { text: parts.join(""), end: undefined, error: i };
+      return token(undefined, i);
     }
-    if (c !== "\\") {
+    if (c !== 0x5c) {
       i++;
+      unit(c, i);
       continue;
     }
     parts.push(s.slice(runStart, i));
     const e = s[i + 1];
     if (e === "u") {
       const hex = s.slice(i + 2, i + 6);
-      if (!HEX4.test(hex)) return { text: parts.join(""), end: undefined, error: i };
-      parts.push(String.fromCharCode(Number.parseInt(hex, 16)));
+      if (!HEX4.test(hex)) return token(undefined, i);
+      const code = Number.parseInt(hex, 16);
+      parts.push(String.fromCharCode(code));
       i += 6;
+      unit(code, i);
     } else if (e !== undefined && Object.hasOwn(ESCAPES, e)) {
       parts.push(ESCAPES[e]!);
       i += 2;
+      unit(0, i);
     } else {
-      return { text: parts.join(""), end: undefined, error: i };
+      return token(undefined, i);
     }
     runStart = i;
   }
@@ -124,14 +159,16 @@ type Expect = "value" | "value-or-close" | "key" | "key-or-close" | "colon" | "n
 export function scanJsonText(text: string, recursionLimit: number): JsonScan {
   const broken = new Set<JsonRule>();
   const reasons = new Set<string>();
+  const positions = new Set<string>();
   const stack: Frame[] = [];
   // The member or element being read in each open container (path.length === stack.length inside one).
   const path: (string | number)[] = [];
-  const breaks = (rule: JsonRule, tokens: readonly (string | number)[]) => {
+  const breaks = (rule: JsonRule, tokens: readonly (string | number)[], position?: number) => {
     // A reader stops at the first container deeper than the limit: what lies inside is never read.
     if (stack.length > recursionLimit) return;
     broken.add(rule);
     reasons.add(`${rule} ${pointer(tokens)}`);
+    if (position !== undefined) positions.add(`${rule} @${position}`);
   };
   let depth = 0;
   let expect: Expect = "value";
@@ -140,7 +177,7 @@ export function scanJsonText(text: string, recursionLimit: number): JsonScan {
   const n = text.length;
   const result = (syntaxError: number | undefined): JsonScan => {
     if (syntaxError === undefined && !topIsObject) breaks("not-an-object", []);
-    return { syntaxError, broken, reasons, depth };
+    return { syntaxError, broken, reasons, positions, depth };
   };
   const afterValue = (): Expect => (stack.length === 0 ? "end" : "next");
   /** Closes the innermost container (its bracket at `i`); what comes next. */
@@ -186,11 +223,11 @@ export function scanJsonText(text: string, recursionLimit: number): JsonScan {
         if (c !== '"') return result(i);
         const key = readString(text, i);
         path.length = stack.length - 1;
-        if (!wellFormed(key.text)) breaks("invalid-unicode", path);
+        if (key.loneAt >= 0) breaks("invalid-unicode", path, key.loneAt);
         if (key.end === undefined) return result(key.error);
         const { keys } = stack[stack.length - 1] as { keys: Set<string> };
         path.push(key.text);
-        if (keys.has(key.text)) breaks("duplicate-key", path);
+        if (keys.has(key.text)) breaks("duplicate-key", path, i);
         keys.add(key.text);
         i = key.end;
         expect = "colon";
@@ -206,7 +243,7 @@ export function scanJsonText(text: string, recursionLimit: number): JsonScan {
         if (top !== undefined && "index" in top) path[stack.length - 1] = top.index;
         if (c === "{" || c === "[") {
           if (stack.length === 0) topIsObject = c === "{";
-          if (stack.length === recursionLimit) breaks("recursion-limit", path);
+          if (stack.length === recursionLimit) breaks("recursion-limit", path, i);
           stack.push(c === "{" ? { keys: new Set() } : { index: 0 });
           depth = Math.max(depth, stack.length);
           i++;
@@ -215,7 +252,7 @@ export function scanJsonText(text: string, recursionLimit: number): JsonScan {
         }
         if (c === '"') {
           const str = readString(text, i);
-          if (!wellFormed(str.text)) breaks("invalid-unicode", path);
+          if (str.loneAt >= 0) breaks("invalid-unicode", path, str.loneAt);
           if (str.end === undefined) return result(str.error);
           i = str.end;
           expect = afterValue();
@@ -225,7 +262,7 @@ export function scanJsonText(text: string, recursionLimit: number): JsonScan {
           NUMBER.lastIndex = i;
           const m = NUMBER.exec(text);
           if (m === null) return result(i);
-          if (!Number.isFinite(Number(m[0]))) breaks("number-out-of-range", path);
+          if (!Number.isFinite(Number(m[0]))) breaks("number-out-of-range", path, i);
           i += m[0].length;
           expect = afterValue();
           continue;

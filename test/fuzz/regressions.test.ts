@@ -85,7 +85,27 @@ const SCANS: readonly (readonly [
   ["{\u00a0}", 1, []],
 ];
 
+/** Where the scan places each break: the index the package's error names. */
+const POSITIONS: readonly (readonly [text: string, positions: readonly string[]])[] = [
+  ['{"a":1,"b":-1e999}', ["number-out-of-range @11"]],
+  ['{"a":1, "a":2}', ["duplicate-key @8"]],
+  [`{"a":${"[".repeat(60)}${"]".repeat(60)}}`, ["recursion-limit @53"]],
+  // just after the first lone surrogate, escaped or literal, in a key or a value
+  ['{"a":"\\ud800"}', ["invalid-unicode @12"]],
+  ['{"a":"\\udc00\\ud800"}', ["invalid-unicode @12"]],
+  ['{"a":"\\ud800\\u0041"}', ["invalid-unicode @12"]],
+  ['{"a":"x\\ud83d\\ude00\\n\\ud83d"}', ["invalid-unicode @27"]],
+  ['{"a":"\ud800"}', ["invalid-unicode @7"]],
+  ['{"a":"x\udc00"}', ["invalid-unicode @8"]],
+  ['{"\\ud800":1}', ["invalid-unicode @8"]],
+  ['{"a":"\ud83d\ude00"}', []],
+];
+
 describe("the oracle's scan of a JSON text", () => {
+  test.each(REJECTED)("places the break where the package does: %s", (_why, text, expected) => {
+    expect(scanJsonText(text, 49).positions).toContain(`${expected.code} @${expected.position}`);
+  });
+
   test.each(SCANS)("%j: syntax error at %s, breaks %j", (text, syntaxError, reasons) => {
     const scan = scanJsonText(text, 49);
     expect({
@@ -106,6 +126,10 @@ describe("the oracle's scan of a JSON text", () => {
     expect(parsed).toBe(syntaxError === undefined);
   });
 
+  test.each(POSITIONS)("%j breaks %j", (text, positions) => {
+    expect([...scanJsonText(text, 49).positions].sort()).toEqual([...positions].sort());
+  });
+
   test("200,000 levels of nesting: no recursion", () => {
     const text = `{"a":${"[".repeat(200_000)}${"]".repeat(200_000)}}`;
     const scan = scanJsonText(text, 49);
@@ -113,6 +137,7 @@ describe("the oracle's scan of a JSON text", () => {
       syntaxError: undefined,
       broken: new Set(["recursion-limit"]),
       reasons: new Set([`recursion-limit /a${"/0".repeat(48)}`]),
+      positions: new Set([`recursion-limit @${'{"a":'.length + 48}`]),
       depth: 200_001,
     });
   });

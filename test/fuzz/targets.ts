@@ -366,12 +366,17 @@ export function jsonCase(text: string, tally?: Tally): Finding | undefined {
     // Any rule the text breaks (before its first syntax error) is a right reason,
     // named at the path where the text breaks it.
     if (!scan.broken.has(e.code as JsonRule)) return { kind: falseKind, detail: e.message };
-    return scan.reasons.has(`${e.code} ${e.path}`)
-      ? undefined
-      : {
-          kind: `wrong-path-${e.code}`,
-          detail: `${e.message}; the text breaks it at ${[...scan.reasons].join(", ")}`,
-        };
+    if (!scan.reasons.has(`${e.code} ${e.path}`))
+      return {
+        kind: `wrong-path-${e.code}`,
+        detail: `${e.message}; the text breaks it at ${[...scan.reasons].join(", ")}`,
+      };
+    if (e.code !== "not-an-object" && !scan.positions.has(`${e.code} @${e.position}`))
+      return {
+        kind: `wrong-position-${e.code}`,
+        detail: `${e.message} (position ${e.position}); the text breaks it at ${[...scan.positions].join(", ")}`,
+      };
+    return undefined;
   }
   if (prototypeTouched()) return { kind: "prototype-polluted", detail: "after structFromJson" };
   count(tally, "accepted");
