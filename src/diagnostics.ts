@@ -12,6 +12,7 @@ export type DiagnosticCode =
   | "ambiguous-number"
   | "schema-ref-unresolved"
   | "schema-too-complex"
+  | "schema-pattern-unevaluated"
   | "non-finite-number"
   | "value-unset"
   // Encoder (JSON text → Struct)

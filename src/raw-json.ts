@@ -6,16 +6,9 @@ import type { DiagnosticHandler } from "./diagnostics.js";
 import { isStructJsonError, StructJsonError } from "./errors.js";
 import { pointerFrom } from "./json-pointer.js";
 import type { JsonSchema } from "./json-schema.js";
-import { PlainProbe } from "./object-probes.js";
 import { parseJsonObjectText } from "./parse-json.js";
-import {
-  arrayScope,
-  type CompiledSchema,
-  numberReading,
-  objectScope,
-  rootNode,
-  type SchemaNode,
-} from "./schema/index.js";
+import type { PatternEngine } from "./patterns/engine.js";
+import { type CompiledSchema, walkNumbers } from "./schema/index.js";
 
 /** How a receiver treats a raw JSON text carried beside the Struct. */
 export type RawJsonMode = "verify" | "trust" | "ignore";
@@ -37,7 +30,8 @@ const MALFORMED = new Set([
  * `raw-json-invalid`); throws `raw-struct-mismatch` when it is well-formed but
  * disagrees (two readings: never guess). Reports `integer-written-as-float`
  * where a whole number is written with a fraction or exponent at a position
- * the schema reads as integer.
+ * the schema reads as integer (`patterns`: the engine for `patternProperties`,
+ * as in structToJson; without it such positions read as unknown).
  */
 export function verifyRawJson(
   raw: string,
@@ -45,6 +39,7 @@ export function verifyRawJson(
   schema: JsonSchema | CompiledSchema | null | undefined,
   recursionLimit: number,
   onDiagnostic: DiagnosticHandler,
+  patterns?: PatternEngine,
 ): boolean {
   const wholeFloats: (string | number)[][] = [];
   let parsed: JsonObject;
@@ -68,11 +63,19 @@ export function verifyRawJson(
     );
   }
   if (wholeFloats.length > 0 && schema != null) {
-    const root = rootNode(schema);
-    for (const path of wholeFloats) {
-      if (readingAt(root, parsed, path) === "integer") {
-        onDiagnostic({ code: "integer-written-as-float", path: pointerFrom(path) });
-      }
+    const integers = new Set<string>();
+    walkNumbers(
+      parsed,
+      schema,
+      (path, value, reading) => {
+        if (reading === "integer" && Number.isInteger(value)) integers.add(pointerFrom(path));
+      },
+      { patterns, recursionLimit, only: wholeFloats },
+    );
+    // In the text's order.
+    for (const tokens of wholeFloats) {
+      const pointer = pointerFrom(tokens);
+      if (integers.has(pointer)) onDiagnostic({ code: "integer-written-as-float", path: pointer });
     }
   }
   return true;
@@ -169,28 +172,4 @@ function open(
   stack.push({ raw: raw as JsonObject, struct: structObject, keys, next: 0 });
   tokens.push("");
   return true;
-}
-
-/** The schema's reading of the number at `path` in `root`. */
-function readingAt(
-  node: SchemaNode,
-  root: JsonObject,
-  path: readonly (string | number)[],
-): ReturnType<typeof numberReading> {
-  const ignore = () => {};
-  let value: JsonValue = root;
-  for (const token of path) {
-    if (node.isUnknown) return "unknown";
-    if (Array.isArray(value)) {
-      node = arrayScope(node, value.length, ignore).child(token as number);
-      value = value[token as number]!;
-    } else {
-      const obj = value as JsonObject;
-      node = objectScope(node, new PlainProbe(obj), ignore).child(token as string);
-      value = obj[token as string]!;
-    }
-  }
-  return node.isUnknown || typeof value !== "number"
-    ? "unknown"
-    : numberReading(node, value, ignore);
 }

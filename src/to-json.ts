@@ -21,6 +21,7 @@ import type { JsonPointer } from "./json-pointer.js";
 import { pointerFrom } from "./json-pointer.js";
 import type { JsonSchema } from "./json-schema.js";
 import { MessageProbe, PlainProbe } from "./object-probes.js";
+import type { PatternEngine } from "./patterns/engine.js";
 import {
   type RawTextSink,
   rawTextMarkers,
@@ -30,15 +31,13 @@ import {
 } from "./raw-number-text.js";
 import {
   type ArrayScope,
-  arrayScope,
   type CompiledSchema,
   type NumberReading,
-  numberReading,
   type ObjectProbe,
   type ObjectScope,
-  objectScope,
   rootNode,
   type SchemaNode,
+  SchemaReader,
 } from "./schema/index.js";
 
 /** Options of {@link structToJson}; pass a `Partial` of it, the rest comes from {@link structToJsonDefaults}. */
@@ -82,6 +81,14 @@ export interface StructToJsonOptions {
   canonical: boolean;
   /** Receives each diagnostic (`{ code, path }`, never a value). Default: ignored. */
   onDiagnostic: DiagnosticHandler;
+  /**
+   * A linear-time engine for the schema's `patternProperties`, e.g.
+   * `re2Patterns` from "struct-json-bridge/re2". Default undefined: a member
+   * whose reading depends on a pattern reads as unknown (a whole value is
+   * written as an integer, as JSON would) and `schema-pattern-unevaluated` is
+   * reported at it. Patterns are never run by JavaScript's backtracking RegExp.
+   */
+  patterns: PatternEngine | undefined;
 }
 
 /** The frozen defaults of {@link StructToJsonOptions}. */
@@ -93,6 +100,7 @@ export const structToJsonDefaults: Readonly<StructToJsonOptions> = Object.freeze
   indent: 0,
   canonical: false,
   onDiagnostic: ignoreDiagnostics,
+  patterns: undefined,
 });
 
 /** A tool schema as the decoder takes it: JSON Schema, compiled schema, or none. */
@@ -247,6 +255,11 @@ function resolveOptions(options: Partial<StructToJsonOptions> | undefined): Stru
   )
     bad("indent", "must be a number of spaces from 0 to 10 or a string");
   if (typeof o.onDiagnostic !== "function") bad("onDiagnostic", "must be a function");
+  if (
+    o.patterns !== undefined &&
+    typeof (o.patterns as Partial<PatternEngine> | null)?.compile !== "function"
+  )
+    bad("patterns", "must be a pattern engine (an object with a compile method)");
   if (o.canonical && indentString(o.indent) !== "")
     bad("canonical", "cannot be combined with indent (canonical text has no whitespace)");
   return o;
@@ -303,6 +316,8 @@ class Writer {
   private container: Record<string, unknown> | readonly unknown[] | undefined;
   private containerIsArray = false;
   private codesHere: DiagnosticCode[] | undefined;
+  /** The schema reader of this walk: one budget for the whole call. */
+  private readonly schema: SchemaReader;
 
   constructor(
     private readonly opts: StructToJsonOptions,
@@ -311,6 +326,7 @@ class Writer {
   ) {
     this.decimal = opts.wholeFloats === "decimal";
     this.note = (code) => this.report(code);
+    this.schema = new SchemaReader({ patterns: opts.patterns });
   }
 
   run(fields: Record<string, unknown>, msg: boolean, root: SchemaNode): unknown {
@@ -380,7 +396,7 @@ class Writer {
         length: n,
         out: new Array<unknown>(n),
         unknownChild: node.isUnknown ? node : undefined,
-        scope: node.isUnknown ? undefined : arrayScope(node, n, this.note),
+        scope: node.isUnknown ? undefined : this.schema.arrayScope(node, n, this.note),
         next: 0,
       };
     } else {
@@ -392,7 +408,9 @@ class Writer {
         length: keys.length,
         out: {},
         unknownChild: node.isUnknown ? node : undefined,
-        scope: node.isUnknown ? undefined : objectScope(node, this.probe(fields), this.note),
+        scope: node.isUnknown
+          ? undefined
+          : this.schema.objectScope(node, this.probe(fields), this.note),
         next: 0,
       };
     }
@@ -494,7 +512,7 @@ class Writer {
       return this.fail("non-finite-number", "NaN and Infinity have no JSON form");
     }
     if (node.isUnknown) return v;
-    const reading = numberReading(node, v, this.note);
+    const reading = this.schema.numberReading(node, v, this.note);
     const raw = this.raw;
     switch (reading) {
       case "integer":
@@ -536,7 +554,9 @@ class Writer {
     this.codesHere = codes;
     try {
       const reading =
-        node.isUnknown || !Number.isFinite(v) ? "unknown" : numberReading(node, v, () => {});
+        node.isUnknown || !Number.isFinite(v)
+          ? "unknown"
+          : this.schema.numberReading(node, v, () => {});
       const out = this.number(v, node);
       const text = writeJsonText(out, "", false);
       hook(this.path(), v, reading, text, codes);

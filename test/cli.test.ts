@@ -2,9 +2,11 @@
 // it, on the fixtures in test/fixtures/cli: exact stdout, stderr and exit code.
 
 import { execFileSync, spawnSync } from "node:child_process";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { beforeAll, describe, expect, test } from "vitest";
+import { BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { DECODE_HELP } from "../src/cli/decode-command.js";
 import { ENCODE_HELP } from "../src/cli/encode-command.js";
 import { INSPECT_HELP } from "../src/cli/inspect-command.js";
@@ -55,6 +57,7 @@ function cliBytes(args: readonly string[], stdin?: string | Buffer): Buffer {
 }
 
 const fixture = (name: string) => readFileSync(join(FIXTURES, name));
+const json = (v: unknown) => JSON.stringify(v);
 
 const ARGS_TEXT = '{"id": 9007199254740993, "line": 5, "temp": 1.0, "tags": ["a"]}\n';
 const ACTION_JSON =
@@ -96,37 +99,66 @@ describe("help and usage", () => {
   });
 
   test.each([
-    [["bogus"], 'struct-json-bridge: unknown command "bogus" (see --help)'],
-    [["help", "bogus"], 'struct-json-bridge: unknown command "bogus" (see --help)'],
-    [["decode", "--bogus"], "struct-json-bridge: decode: Unknown option '--bogus' (see --help)"],
+    [
+      ["bogus"],
+      "struct-json-bridge: usage-error: unknown command (the commands are decode, encode and inspect) (see --help)",
+    ],
+    [
+      ["help", "bogus"],
+      "struct-json-bridge: usage-error: unknown command (the commands are decode, encode and inspect) (see --help)",
+    ],
+    [
+      ["decode", "--bogus"],
+      "struct-json-bridge: usage-error: decode: unknown option --bogus (see --help)",
+    ],
     [
       ["decode", "--format", "xml", "action.json"],
-      'struct-json-bridge: --format must be binary or json, not "xml" (see --help)',
+      "struct-json-bridge: usage-error: --format must be binary or json (see --help)",
     ],
     [
       ["decode", "--raw", "maybe", "action.json"],
-      'struct-json-bridge: --raw must be verify or trust or ignore, not "maybe" (see --help)',
+      "struct-json-bridge: usage-error: --raw must be verify or trust or ignore (see --help)",
     ],
     [
       ["decode", "--schema"],
-      "struct-json-bridge: decode: Option '--schema <value>' argument missing (see --help)",
+      "struct-json-bridge: usage-error: decode: --schema needs a value (see --help)",
     ],
     [
       ["decode", "a.json", "b.json"],
-      "struct-json-bridge: decode: expected one input FILE, got 2 (see --help)",
+      "struct-json-bridge: usage-error: decode: expected one input FILE, got 2 (see --help)",
     ],
-    [["encode", "args.json"], "struct-json-bridge: encode: --name NAME is required (see --help)"],
+    [
+      ["encode", "args.json"],
+      "struct-json-bridge: usage-error: encode: --name NAME is required (see --help)",
+    ],
     [
       ["encode", "--name", "t", "--raw", "sometimes", "args.json"],
-      'struct-json-bridge: --raw must be always or when-lossy or never, not "sometimes" (see --help)',
+      "struct-json-bridge: usage-error: --raw must be always or when-lossy or never (see --help)",
     ],
     [
       ["inspect", "--schema", "tools-list.json"],
-      "struct-json-bridge: inspect: FILE is required (- for stdin) (see --help)",
+      "struct-json-bridge: usage-error: inspect: FILE is required (- for stdin) (see --help)",
     ],
     [
       ["inspect", "action.json"],
-      "struct-json-bridge: inspect: --schema FILE is required (see --help)",
+      "struct-json-bridge: usage-error: inspect: --schema FILE is required (see --help)",
+    ],
+    [
+      ["decode", "--raw", "trust", "--raw", "ignore", "action.json"],
+      "struct-json-bridge: usage-error: decode: --raw is given twice (see --help)",
+    ],
+    [
+      ["decode", "--schema", "--tool", "x", "action.json"],
+      "struct-json-bridge: usage-error: decode: --schema needs a value (see --help)",
+    ],
+    [
+      ["decode", "--help=yes"],
+      "struct-json-bridge: usage-error: decode: --help takes no value (see --help)",
+    ],
+    [["decode", "-x"], "struct-json-bridge: usage-error: decode: unknown option -x (see --help)"],
+    [
+      ["decode", "--Bogus=secret"],
+      "struct-json-bridge: usage-error: decode: unknown option (see --help)",
     ],
   ])("%j is a usage error (exit 2, one line)", (args, line) => {
     expect(cli(args)).toEqual({ status: 2, stdout: "", stderr: `${line}\n` });
@@ -196,7 +228,11 @@ describe("encode", () => {
       '{"x": 1e400}',
       "struct-json-bridge: number-out-of-range at /x: the number is beyond float64's range",
     ],
-    ["missing.json", [], "struct-json-bridge: cannot read missing.json: no such file"],
+    [
+      "missing.json",
+      [],
+      "struct-json-bridge: input-unreadable: cannot read the input: no such file",
+    ],
   ] as const)("bad input %s is rejected (exit 1, one line)", (file, stdin, line) => {
     const r = cli(["encode", "--name", "t", file], typeof stdin === "string" ? stdin : undefined);
     expect(r).toEqual({ status: 1, stdout: "", stderr: `${line}\n` });
@@ -210,7 +246,7 @@ describe("encode", () => {
     expect(r).toEqual({
       status: 1,
       stdout: "",
-      stderr: "struct-json-bridge: stdin is not valid UTF-8 text\n",
+      stderr: "struct-json-bridge: invalid-unicode: the input is not valid UTF-8 text\n",
     });
   });
 });
@@ -277,24 +313,24 @@ describe("decode", () => {
   test.each([
     [
       ["action-truncated.binpb"],
-      "input is neither ProtoJSON nor a binary ClientAction, CallMCPTool or MCPToolResult (as a ClientAction: premature EOF)",
+      "message-invalid: the input is neither ProtoJSON nor a binary ClientAction, CallMCPTool or MCPToolResult (as a ClientAction: it ends inside a field)",
     ],
     [
       ["--format", "binary", "action.json"],
-      "input is neither ProtoJSON nor a binary ClientAction, CallMCPTool or MCPToolResult (as a ClientAction: invalid end group tag)",
+      "message-invalid: the input is neither ProtoJSON nor a binary ClientAction, CallMCPTool or MCPToolResult (as a ClientAction: it has an invalid field tag or wire type)",
     ],
     [
       ["--type", "result", "action.binpb"],
-      "not a valid binary MCPToolResult: cant skip wire type 4",
+      "message-invalid: not a valid binary MCPToolResult: it has an invalid field tag or wire type",
     ],
-    [["--format", "json", "action.binpb"], "input is not UTF-8 text"],
+    [["--format", "json", "action.binpb"], "invalid-unicode: the input is not valid UTF-8 text"],
     [
       ["args-invalid.json"],
-      "input is not valid JSON: Object value expected after ':' at position 33",
+      "invalid-json at /line of the input message: unexpected end of input at position 33",
     ],
     [
       ["call-duplicate-key.json"],
-      "input is not valid JSON: Duplicate key 'name' encountered at position 18",
+      "duplicate-key at /name of the input message: a key appears twice in one object (two readings)",
     ],
     [
       ["call-mismatch.json"],
@@ -302,27 +338,30 @@ describe("decode", () => {
     ],
     [
       ["args.json"],
-      "cannot tell which message this ProtoJSON is (no member of ClientAction, CallMCPTool or MCPToolResult): pass --type",
+      "message-ambiguous: cannot tell which message this ProtoJSON is (no member of ClientAction, CallMCPTool or MCPToolResult): pass --type",
     ],
     [
       ["--schema", "schema-unreadable.json", "action.binpb"],
-      "schema schema-unreadable.json is not valid JSON: Quoted object key or end of object '}' expected but reached end of input at position 60",
+      "invalid-json at /properties of the --schema file: unexpected end of input at position 60",
     ],
     [
       ["--schema", "schema-duplicate-key.json", "action.binpb"],
-      "schema schema-duplicate-key.json is not valid JSON: Duplicate key 'type' encountered at position 63",
+      "duplicate-key at /type of the --schema file: a key appears twice in one object (two readings)",
     ],
-    [["--schema", "missing.json", "action.binpb"], "cannot read missing.json: no such file"],
+    [
+      ["--schema", "missing.json", "action.binpb"],
+      "input-unreadable: cannot read the --schema file: no such file",
+    ],
     [
       ["--schema", "tools-list.json", "result.json"],
-      "schema tools-list.json lists several tools: pass --tool NAME",
+      "tool-not-found: the --schema file lists several tools: pass --tool NAME",
     ],
     [
       ["--schema", "tools-list.json", "--tool", "nope", "action.binpb"],
-      'schema tools-list.json lists no tool named "nope"',
+      "tool-not-found: the --schema file lists no tool by the name given to --tool",
     ],
-    [["missing.bin"], "cannot read missing.bin: no such file"],
-    [["."], "cannot read .: is a directory"],
+    [["missing.bin"], "input-unreadable: cannot read the input: no such file"],
+    [["."], "input-unreadable: cannot read the input: it is a directory"],
   ])("%j is rejected (exit 1, one line)", (args, line) => {
     expect(cli(["decode", ...args])).toEqual({
       status: 1,
@@ -338,7 +377,7 @@ describe("decode", () => {
       status: 1,
       stdout: "",
       stderr:
-        "struct-json-bridge: not a valid binary MCPToolResult: it has fields this type does not define\n",
+        "struct-json-bridge: message-invalid: not a valid binary MCPToolResult: it has fields this type does not define\n",
     });
   });
 
@@ -346,7 +385,7 @@ describe("decode", () => {
     expect(cli(["decode"], "")).toEqual({
       status: 1,
       stdout: "",
-      stderr: "struct-json-bridge: input is empty\n",
+      stderr: "struct-json-bridge: message-invalid: the input is empty\n",
     });
   });
 
@@ -409,17 +448,383 @@ describe("inspect", () => {
   test.each([
     [
       ["action-truncated.binpb", "--schema", "tools-list.json"],
-      "input is neither ProtoJSON nor a binary ClientAction, CallMCPTool or MCPToolResult (as a ClientAction: premature EOF)",
+      "message-invalid: the input is neither ProtoJSON nor a binary ClientAction, CallMCPTool or MCPToolResult (as a ClientAction: it ends inside a field)",
     ],
     [
       ["action.binpb", "--schema", "schema-unreadable.json"],
-      "schema schema-unreadable.json is not valid JSON: Quoted object key or end of object '}' expected but reached end of input at position 60",
+      "invalid-json at /properties of the --schema file: unexpected end of input at position 60",
     ],
   ])("%j is rejected (exit 1, one line)", (args, line) => {
     expect(cli(["inspect", ...args])).toEqual({
       status: 1,
       stdout: "",
       stderr: `struct-json-bridge: ${line}\n`,
+    });
+  });
+});
+
+// ---- issue 12: the edges -----------------------------------------------------
+
+const tmp = mkdtempSync(join(tmpdir(), "sjb-cli-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+let tmpCount = 0;
+/** Writes `content` to a new file (outside the fixtures) and returns its path. */
+function tmpFile(content: string | Uint8Array): string {
+  const path = join(tmp, `in${tmpCount++}`);
+  writeFileSync(path, content);
+  return path;
+}
+
+const nested = (depth: number) => `${"[".repeat(depth)}${"]".repeat(depth)}`;
+
+/**
+ * A binary CallMCPTool named "t" whose args hold one member, written by hand
+ * (`value` is a google.protobuf.Value's bytes) so that it may be what
+ * protobuf-es would refuse to write.
+ */
+function binaryCall(key: string, value: Uint8Array): Uint8Array {
+  const entry = new BinaryWriter()
+    .tag(1, WireType.LengthDelimited)
+    .string(key)
+    .tag(2, WireType.LengthDelimited)
+    .bytes(value)
+    .finish();
+  const struct = new BinaryWriter().tag(1, WireType.LengthDelimited).bytes(entry).finish();
+  return new BinaryWriter()
+    .tag(2, WireType.LengthDelimited)
+    .string("t")
+    .tag(3, WireType.LengthDelimited)
+    .bytes(struct)
+    .finish();
+}
+const zeros = (n: number) => "/0".repeat(n);
+const HEADER = "path\tstruct\traw\treading\toutput\tcodes";
+
+/** decode and inspect both reject the --schema file with exactly this line (exit 1). */
+function expectSchemaRejected(schemaFile: string, line: string): void {
+  for (const command of [
+    ["decode", "action.binpb"],
+    ["inspect", "action.binpb"],
+  ]) {
+    expect(cli([...command, "--schema", schemaFile])).toEqual({
+      status: 1,
+      stdout: "",
+      stderr: `struct-json-bridge: ${line}\n`,
+    });
+  }
+}
+
+describe("deep input: a documented exit and one line, never a stack overflow", () => {
+  test.each([3000, 100_000])(
+    "inspect and decode on raw_args_json nested %i levels (the issue's crash)",
+    (depth) => {
+      const f = tmpFile(
+        json({ callMcpTool: { name: "t", args: { a: 1 }, rawArgsJson: `{"a":${nested(depth)}}` } }),
+      );
+      expect(cli(["inspect", f, "--schema", "lookup-schema.json"])).toEqual({
+        status: 0,
+        stdout: `${HEADER}\n/a\t1\t-\tunknown\t1\t-\n`,
+        stderr:
+          '\traw-json-invalid\nstruct-json-bridge: warning: schema-describes-no-number: the schema describes none of the message\'s 1 number (each reads "unknown")\n',
+      });
+      expect(cli(["decode", f])).toEqual({
+        status: 0,
+        stdout: '{"a":1}\n',
+        stderr: "\traw-json-invalid\n",
+      });
+    },
+  );
+
+  test.each([
+    ["decode", []],
+    ["inspect", ["--schema", "lookup-schema.json"]],
+  ])("%s: ProtoJSON arguments nested 100000 levels", (command, opts) => {
+    const action = tmpFile(`{"callMcpTool":{"name":"t","args":{"a":${nested(100_000)}}}}`);
+    const call = tmpFile(`{"name":"t","args":{"a":${nested(50)}}}`);
+    const line = (path: string) =>
+      `struct-json-bridge: recursion-limit at ${path} of the input message: a Struct nests deeper than 49 levels\n`;
+    expect(cli([command, action, ...opts])).toEqual({
+      status: 1,
+      stdout: "",
+      stderr: line(`/callMcpTool/args/a${zeros(48)}`),
+    });
+    expect(cli([command, call, ...opts])).toEqual({
+      status: 1,
+      stdout: "",
+      stderr: line(`/args/a${zeros(48)}`),
+    });
+  });
+
+  test("the deepest Struct encode writes (49 levels) is read back; one more is not", () => {
+    const ok = cliBytes(["encode", "--name", "t", "--format", "binary"], `{"a":${nested(48)}}`);
+    expect(cli(["decode", tmpFile(ok)])).toEqual({
+      status: 0,
+      stdout: `{"a":${nested(48)}}\n`,
+      stderr: "",
+    });
+    expect(cli(["encode", "--name", "t"], `{"a":${nested(100_000)}}`)).toEqual({
+      status: 1,
+      stdout: "",
+      stderr: `struct-json-bridge: recursion-limit at /a${zeros(48)}: nesting deeper than recursionLimit 49\n`,
+    });
+  });
+
+  test("binary: a Struct nested 5000 levels", () => {
+    // Value{list_value{values:[Value{…}]}} by hand: protobuf-es would refuse to write it.
+    let value = Uint8Array.from([0x20, 0x01]); // bool_value: true
+    for (let i = 0; i < 5000; i++) {
+      const list = new BinaryWriter().tag(1, WireType.LengthDelimited).bytes(value).finish();
+      value = new BinaryWriter().tag(6, WireType.LengthDelimited).bytes(list).finish();
+    }
+    const call = binaryCall("a", value);
+    for (const command of [["decode"], ["inspect", "--schema", "lookup-schema.json"]]) {
+      expect(cli([...command, tmpFile(call)])).toEqual({
+        status: 1,
+        stdout: "",
+        stderr:
+          "struct-json-bridge: recursion-limit: the input nests deeper than protobuf's recursion limit\n",
+      });
+    }
+  });
+
+  test("a --schema file nested 100000 levels", () => {
+    const schema = tmpFile(`{"x":${nested(100_000)}}`);
+    expectSchemaRejected(
+      schema,
+      `recursion-limit at /x${zeros(511)} of the --schema file: nesting deeper than 512 levels`,
+    );
+  });
+});
+
+describe("no input value in any message", () => {
+  test("the issue's case: a string where the Struct goes", () => {
+    expect(cli(["decode", "-"], '{"name":"t","args":"sk-live-SECRET"}\n')).toEqual({
+      status: 1,
+      stdout: "",
+      stderr:
+        "struct-json-bridge: message-invalid at /args of the input message: expected an object\n",
+    });
+  });
+
+  test.each([
+    ['{"name":"t","args":{},"extra":"sk-live-SECRET"}', "/extra", "CallMCPTool has no such field"],
+    ['{"name":{"k":"sk-live-SECRET"}}', "/name", "expected a string"],
+    ['{"structuredContent":{},"isError":"sk-live-SECRET"}', "/isError", "expected true or false"],
+    [
+      '{"name":"t","server_id":"sk-live-SECRET","serverId":"x"}',
+      "/serverId",
+      "a field (or a oneof) is set twice, under two names",
+    ],
+  ])("%s", (text, path, detail) => {
+    expect(cli(["decode", "-"], text)).toEqual({
+      status: 1,
+      stdout: "",
+      stderr: `struct-json-bridge: message-invalid at ${path} of the input message: ${detail}\n`,
+    });
+  });
+
+  test("a path holding control characters stays on one line", () => {
+    const key = "a\nb\t\u001b[31m\\";
+    const text = `{"name":"t","args":{${json(key)}:1e999}}`;
+    expect(cli(["decode", "-"], text)).toEqual({
+      status: 1,
+      stdout: "",
+      stderr:
+        "struct-json-bridge: number-out-of-range at /args/a\\nb\\t\\u001b[31m\\\\ of the input message: the number is beyond float64's range\n",
+    });
+    const action = cliBytes(["encode", "--name", "t"], `{${json(key)}:9007199254740993}`);
+    expect(cli(["inspect", "-", "--schema", "lookup-schema.json"], action).stdout).toBe(
+      `${HEADER}\n/a\\nb\\t\\u001b[31m\\\\\t9007199254740992\t9007199254740993\tunknown\t9007199254740992\t-\n`,
+    );
+  });
+});
+
+describe("ProtoJSON is read by the package's parser, in the package's words", () => {
+  test.each([
+    [
+      '{"name":"t","args":{"x":1e999}}',
+      "number-out-of-range at /args/x of the input message: the number is beyond float64's range",
+    ],
+    [
+      '{"callMcpTool":{"name":"t","args":{"x":-1e999}}}',
+      "number-out-of-range at /callMcpTool/args/x of the input message: the number is beyond float64's range",
+    ],
+    [
+      '{"name":"t","args":{"x":"\\ud800"}}',
+      "invalid-unicode at /args/x of the input message: a string holds a lone surrogate (not valid UTF-8)",
+    ],
+    [
+      '{"name":"t","args":{"x":["ok","\\udc00x"]}}',
+      "invalid-unicode at /args/x/1 of the input message: a string holds a lone surrogate (not valid UTF-8)",
+    ],
+    [
+      '{"name":"t\\ud800","args":{}}',
+      "invalid-unicode at /name of the input message: a string holds a lone surrogate (not valid UTF-8)",
+    ],
+    [
+      '{"structuredContent":{"a":1,"a":2}}',
+      "duplicate-key at /structuredContent/a of the input message: a key appears twice in one object (two readings)",
+    ],
+    [
+      '{"name":"t","args":{"a":1,}}',
+      "invalid-json at /args of the input message: expected a string key at position 26",
+    ],
+  ])("%s", (text, line) => {
+    for (const command of [["decode"], ["inspect", "--schema", "lookup-schema.json"]]) {
+      expect(cli([...command, "-"], text)).toEqual({
+        status: 1,
+        stdout: "",
+        stderr: `struct-json-bridge: ${line}\n`,
+      });
+    }
+  });
+});
+
+describe("--schema: a JSON Schema or tools, nothing else", () => {
+  const notASchema = (rule: string) => `not a JSON Schema: ${rule}`;
+  test.each([
+    [
+      '{"type":5}',
+      "/type",
+      notASchema('"type" must be a JSON type name or a non-empty array of them'),
+    ],
+    [
+      '{"type":"integr"}',
+      "/type",
+      notASchema('"type" must be a JSON type name or a non-empty array of them'),
+    ],
+    [
+      '{"properties":{"id":{"type":["integer",null]}}}',
+      "/properties/id/type",
+      notASchema('"type" must be a JSON type name or a non-empty array of them'),
+    ],
+    ['{"properties":{"id":5}}', "/properties/id", notASchema("a schema is an object or a boolean")],
+    [
+      '{"properties":[]}',
+      "/properties",
+      notASchema('"properties" must be an object whose members are schemas'),
+    ],
+    ['{"allOf":[]}', "/allOf", notASchema('"allOf" must be a non-empty array of schemas')],
+    ['{"items":"x"}', "/items", notASchema('"items" must be a schema or an array of schemas')],
+    ['{"multipleOf":0}', "/multipleOf", notASchema('"multipleOf" must be a number greater than 0')],
+    ['{"$ref":5}', "/$ref", notASchema('"$ref" must be a string')],
+    [
+      '{"$defs":{"a":{"type":5}}}',
+      "/$defs/a/type",
+      notASchema('"type" must be a JSON type name or a non-empty array of them'),
+    ],
+
+    ["5", "(root)", "neither a JSON Schema (an object or a boolean) nor tools"],
+    ['"x"', "(root)", "neither a JSON Schema (an object or a boolean) nor tools"],
+    ["null", "(root)", "neither a JSON Schema (an object or a boolean) nor tools"],
+    ["[1]", "/0", "a tool must be an object with a string name"],
+    ['{"tools":{}}', "/tools", "a tools list's tools must be an array"],
+    ['{"tools":[{"description":"x"}]}', "/tools/0", "a tool must be an object with a string name"],
+    [
+      '{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"x"}}',
+      "/error",
+      "a JSON-RPC error response, not a tools list",
+    ],
+    [
+      '{"jsonrpc":"2.0","id":1,"result":{"content":[]}}',
+      "(root)",
+      "a JSON-RPC message that holds no tools list (result.tools)",
+    ],
+    ['{"tools":[{"name":"lookup"},{"name":"lookup"}]}', "/tools/1", "two tools have the same name"],
+    [
+      '{"tools":[{"name":"lookup","inputSchema":{"properties":{"id":{"type":5}}}}]}',
+      "/tools/0/inputSchema/properties/id/type",
+      notASchema('"type" must be a JSON type name or a non-empty array of them'),
+    ],
+  ])("%s is rejected", (schema, path, detail) => {
+    const f = tmpFile(schema);
+    expectSchemaRejected(f, `schema-invalid at ${path} of the --schema file: ${detail}`);
+  });
+
+  test("a saved JSON-RPC tools/list response is the tools list it holds", () => {
+    const tools = JSON.parse(fixture("tools-list.json").toString("utf8")) as unknown;
+    const envelope = tmpFile(json({ jsonrpc: "2.0", id: 7, result: tools }));
+    const bare = tmpFile(json((tools as { tools: unknown }).tools));
+    for (const f of [envelope, bare]) {
+      for (const args of [
+        ["inspect", "action.binpb", "--schema"],
+        ["decode", "--raw", "ignore", "action.binpb", "--schema"],
+        ["decode", "result.json", "--tool", "query_rows", "--schema"],
+      ]) {
+        const expected = cli([...args, "tools-list.json"]);
+        expect(expected.status).toBe(0);
+        expect(cli([...args, f])).toEqual(expected);
+      }
+    }
+  });
+
+  test("a schema that describes none of the numbers is a warning", () => {
+    const elsewhere = tmpFile('{"type":"object","properties":{"other":{"type":"integer"}}}');
+    const warning = (n: number) =>
+      `struct-json-bridge: warning: schema-describes-no-number: the schema describes none of the message's ${n} numbers (each reads "unknown")\n`;
+    expect(cli(["decode", "--schema", elsewhere, "action.binpb"])).toEqual({
+      status: 0,
+      stdout: ARGS_TEXT,
+      stderr: warning(3),
+    });
+    const inspect = cli(["inspect", "action.binpb", "--schema", elsewhere]);
+    expect(inspect.status).toBe(0);
+    expect(inspect.stderr).toBe(warning(3));
+    // No numbers, nothing to warn about; a schema that reads one number is enough.
+    expect(cli(["decode", "--schema", elsewhere, "-"], '{"name":"t","args":{"s":"x"}}')).toEqual({
+      status: 0,
+      stdout: '{"s":"x"}\n',
+      stderr: "",
+    });
+    const one = tmpFile('{"properties":{"line":{"type":"integer"}}}');
+    expect(cli(["decode", "--schema", one, "action.binpb"]).stderr).toBe("");
+  });
+
+  test("a tool without the schema the message needs is a warning", () => {
+    expect(
+      cli(["decode", "result.json", "--schema", "tools-list.json", "--tool", "lookup"]),
+    ).toEqual({
+      status: 0,
+      stdout: '{"rows":[[9007199254740993,"Ada",1.0]]}\n',
+      stderr:
+        'struct-json-bridge: warning: schema-describes-no-number: the tool has no outputSchema, so none of the message\'s 2 numbers is described (each reads "unknown")\n',
+    });
+  });
+});
+
+describe("arguments posing as a message", () => {
+  test("inspect shows what decode sends", () => {
+    const forged =
+      '{"$typeName":"google.protobuf.Struct","fields":{"amount":{"kind":{"case":"numberValue","value":1}}},"amount":1000000}';
+    const action = cliBytes(["encode", "--name", "pay"], forged);
+    expect(cli(["decode", "-"], action)).toEqual({ status: 0, stdout: `${forged}\n`, stderr: "" });
+    const schema = tmpFile('{"properties":{"amount":{"type":"integer"}}}');
+    expect(cli(["inspect", "-", "--schema", schema], action)).toEqual({
+      status: 0,
+      stdout: `${HEADER}\n/fields/amount/kind/value\t1\t1\tunknown\t1\t-\n/amount\t1000000\t1000000\tinteger\t1000000\t-\n`,
+      stderr: "",
+    });
+  });
+});
+
+describe("non-finite numbers in a binary Struct", () => {
+  test.each([
+    [Number.NaN, "NaN"],
+    [Number.POSITIVE_INFINITY, "Infinity"],
+  ])("%s: decode rejects it, inspect shows it", (v, shown) => {
+    const value = new BinaryWriter().tag(2, WireType.Bit64).double(v).finish();
+    const call = tmpFile(binaryCall("x", value));
+    expect(cli(["decode", call])).toEqual({
+      status: 1,
+      stdout: "",
+      stderr: "struct-json-bridge: non-finite-number at /x: NaN and Infinity have no JSON form\n",
+    });
+    const schema = tmpFile('{"properties":{"x":{"type":"number"}}}');
+    expect(cli(["inspect", call, "--schema", schema])).toEqual({
+      status: 0,
+      // The library gives a non-finite number no reading.
+      stdout: `${HEADER}\n/x\t${shown}\t-\tunknown\tnull\tnon-finite-number\n`,
+      stderr: "",
     });
   });
 });

@@ -264,6 +264,7 @@ const DECODER_CODES: ReadonlySet<DiagnosticCode> = new Set([
   "ambiguous-number",
   "schema-ref-unresolved",
   "schema-too-complex",
+  "schema-pattern-unevaluated",
 ]);
 
 /** True when `path` names a position inside `value`. */

@@ -3,7 +3,7 @@
 // members, OpenAPI discriminator; judged through $ref/allOf; all set aside →
 // all used.
 import { describe, expect, test } from "vitest";
-import { objectScope, rootNode } from "../src/schema/index.js";
+import { rootNode, SchemaReader } from "../src/schema/index.js";
 import { walk, walkJson } from "./schema-walk.js";
 
 type Row = [name: string, schema: string, args: string, readings: Record<string, string>];
@@ -183,21 +183,33 @@ describe("OpenAPI discriminator", () => {
 });
 
 describe("scopes per set of kept branches are reused", () => {
-  test("the same tag gives the same scope; a static node gives one scope", () => {
+  // Scopes are per call (one reader, one budget); what is reused is the
+  // answer: the same content gives the same member nodes, and within a call a
+  // repeated question costs one unit.
+  test("the same tag gives the same member nodes; a repeated question costs one unit", () => {
     const schema = JSON.parse(`{"oneOf":[{"$ref":"#/$defs/Cat"},{"$ref":"#/$defs/Dog"}],${PETS}}`);
     const node = rootNode(schema);
     const probe = (kind: string) => ({
       has: (k: string) => k === "kind" || k === "size",
       primitive: (k: string) => (k === "kind" ? kind : k === "size" ? 1 : undefined),
     });
-    const cat1 = objectScope(node, probe("cat"), () => {});
-    const cat2 = objectScope(node, probe("cat"), () => {});
-    const dog = objectScope(node, probe("dog"), () => {});
-    expect(cat1).toBe(cat2);
-    expect(cat1).not.toBe(dog);
-    expect(cat1.child("size")).toBe(cat2.child("size"));
+    const reader = new SchemaReader();
+    const cat1 = reader.objectScope(node, probe("cat"), () => {});
+    const catSize = cat1.child("size");
+    const before = reader.units;
+    const cat2 = reader.objectScope(node, probe("cat"), () => {});
+    expect(cat2.child("size")).toBe(catSize);
+    // object info, the branch selection (1 key looked at) and the member: one unit each, plus the key.
+    expect(reader.units - before).toBe(4);
+    const dog = reader.objectScope(node, probe("dog"), () => {});
+    expect(dog.child("size")).not.toBe(catSize);
+    expect(new SchemaReader().objectScope(node, probe("cat"), () => {}).child("size")).toBe(
+      catSize,
+    );
     const plain = rootNode({ properties: { a: { type: "integer" } } });
-    expect(objectScope(plain, probe("x"), () => {})).toBe(objectScope(plain, probe("y"), () => {}));
+    expect(reader.objectScope(plain, probe("x"), () => {}).child("a")).toBe(
+      reader.objectScope(plain, probe("y"), () => {}).child("a"),
+    );
   });
 
   test("rows alternate between branches and keep their readings", () => {

@@ -1,6 +1,7 @@
 // Where a command writes: injected so that commands stay plain functions.
 
 import type { Diagnostic } from "../diagnostics.js";
+import { displayPath } from "./display.js";
 
 /** The CLI's outputs. */
 export interface CliIo {
@@ -10,9 +11,12 @@ export interface CliIo {
   stderr(line: string): void;
 }
 
-/** Writes one diagnostic as `path<TAB>code` on stderr (the path is "" for the root). */
+/**
+ * Writes one diagnostic as `path<TAB>code` on stderr (the path is "" for the
+ * root; control characters and backslashes in it are escaped).
+ */
 export function printDiagnostic(io: CliIo, d: Diagnostic): void {
-  io.stderr(`${d.path}\t${d.code}`);
+  io.stderr(`${displayPath(d.path)}\t${d.code}`);
 }
 
 /**

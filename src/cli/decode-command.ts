@@ -1,12 +1,14 @@
 // `decode`: a ClientAction, CallMCPTool or MCPToolResult in, the arguments (or
 // structured content) JSON text out, as a client would hand it to an MCP server.
 
+import type { JsonObject } from "@bufbuild/protobuf";
 import { toolCallArgumentsJson, toolResultJson } from "../index.js";
 import { type CliIo, diagnosticsAfterSuccess } from "./cli-io.js";
 import { readMessage } from "./message-input.js";
+import { numberReadings, warnIfSchemaDescribesNoNumber } from "./number-readings.js";
 import { choice, parseOptions, singleInput } from "./parse-options.js";
 import { readBytes } from "./read-input.js";
-import { pickSchema, readSchema } from "./schema-input.js";
+import { type PickedSchema, pickSchema, readSchema } from "./schema-input.js";
 
 /** `decode --help`. */
 export const DECODE_HELP = `Usage: struct-json-bridge decode [FILE|-] [options]
@@ -18,8 +20,11 @@ line as "path<TAB>code" (path is an RFC 6901 JSON Pointer, "" for the root).
 
 Options:
   --schema FILE          the tool's JSON Schema (inputSchema for a call,
-                         outputSchema for a result), one MCP tool object, or a
-                         whole tools/list result (the tool is picked by name)
+                         outputSchema for a result), one MCP tool object, a
+                         tools/list result, the JSON-RPC response holding it,
+                         or an array of tools (the tool is picked by name);
+                         anything else is an error, and a schema that
+                         describes none of the numbers is a warning
   --tool NAME            which tool of a tools/list --schema file to use
                          (default: the call's name; needed for a result)
   --format binary|json   input format (default: auto-detected)
@@ -34,7 +39,9 @@ Options:
                          (default decimal: 1.0)
   -h, --help             this help
 
-Exit status: 0 ok, 1 input rejected, 2 usage error.`;
+Exit status: 0 ok, 1 input rejected, 2 usage error, 70 internal error (a bug).
+A failure is one line on stderr: "struct-json-bridge: CODE at PATH: what is
+wrong" (see docs/cli.md), never quoting the input.`;
 
 /** Runs `decode`; returns the exit status. */
 export function decodeCommand(argv: readonly string[], io: CliIo): 0 {
@@ -62,7 +69,7 @@ export function decodeCommand(argv: readonly string[], io: CliIo): 0 {
   const tool = typeof values.tool === "string" ? values.tool : undefined;
   // Read the schema first: an unreadable schema is reported even for bad input.
   const source = schemaFile === undefined ? undefined : readSchema(schemaFile);
-  const message = readMessage(readBytes(input), format, type);
+  const message = readMessage(readBytes(input, "the input"), format, type);
   const diagnostics = diagnosticsAfterSuccess(io);
   const options = {
     onDiagnostic: diagnostics.onDiagnostic,
@@ -70,21 +77,28 @@ export function decodeCommand(argv: readonly string[], io: CliIo): 0 {
     ...(wholeFloats === undefined ? {} : { wholeFloats }),
   };
   let json: string;
+  let picked: PickedSchema | undefined;
+  let struct: JsonObject;
   if (message.type === "result") {
-    const schema =
+    picked =
       source === undefined
         ? undefined
-        : pickSchema(source, tool ?? "", "outputSchema", schemaFile!);
-    json = toolResultJson(message.result, schema ?? null, options);
+        : pickSchema(source, tool, tool !== undefined, "outputSchema");
+    json = toolResultJson(message.result, picked?.schema ?? null, options);
+    struct = message.result.structuredContent ?? {};
   } else {
-    const schema =
+    picked =
       source === undefined
         ? undefined
-        : pickSchema(source, tool ?? message.call.name, "inputSchema", schemaFile!);
-    json = toolCallArgumentsJson(message.call, schema ?? null, options);
+        : pickSchema(source, tool ?? message.call.name, tool !== undefined, "inputSchema");
+    json = toolCallArgumentsJson(message.call, picked?.schema ?? null, options);
+    struct = message.call.args ?? {};
   }
+  // Read before anything is written: a failure stays the one line printed.
+  const numbers = picked === undefined ? [] : numberReadings(struct, picked.schema ?? null);
   // Raw text may already end with a newline (it is passed on byte for byte).
   io.stdout(json.endsWith("\n") ? json : `${json}\n`);
   diagnostics.flush();
+  warnIfSchemaDescribesNoNumber(io, picked, numbers);
   return 0;
 }

@@ -26,7 +26,9 @@ Options:
   --format binary|json   output: binary protobuf or ProtoJSON (default json)
   -h, --help             this help
 
-Exit status: 0 ok, 1 input rejected, 2 usage error.`;
+Exit status: 0 ok, 1 input rejected, 2 usage error, 70 internal error (a bug).
+A failure is one line on stderr: "struct-json-bridge: CODE at PATH: what is
+wrong" (see docs/cli.md), never quoting the input.`;
 
 /** Runs `encode`; returns the exit status. */
 export function encodeCommand(argv: readonly string[], io: CliIo): 0 {
@@ -50,7 +52,11 @@ export function encodeCommand(argv: readonly string[], io: CliIo): 0 {
   const actionId = typeof values["action-id"] === "string" ? values["action-id"] : "";
   const diagnostics = diagnosticsAfterSuccess(io);
   const call = toolCallFromJson(
-    { name, argumentsJson: readText(input), ...(serverId === undefined ? {} : { serverId }) },
+    {
+      name,
+      argumentsJson: readText(input, "the input"),
+      ...(serverId === undefined ? {} : { serverId }),
+    },
     { onDiagnostic: diagnostics.onDiagnostic, ...(raw === undefined ? {} : { rawArgsJson: raw }) },
   );
   const action = create(ClientActionSchema, {

@@ -4,13 +4,16 @@
 import type { JsonObject } from "@bufbuild/protobuf";
 import { isLosslessNumber, parse } from "lossless-json";
 import { type JsonPointer, pointerAppend } from "../json-pointer.js";
-import { inspectNumbers } from "../to-json.js";
+import { parseJsonObjectText } from "../parse-json.js";
+import { structToJsonDefaults } from "../to-json.js";
 import { usageError } from "./cli-error.js";
-import type { CliIo } from "./cli-io.js";
+import { type CliIo, printDiagnostic } from "./cli-io.js";
+import { displayPath } from "./display.js";
 import { readMessage } from "./message-input.js";
+import { numberReadings, warnIfSchemaDescribesNoNumber } from "./number-readings.js";
 import { choice, parseOptions, singleInput } from "./parse-options.js";
 import { readBytes } from "./read-input.js";
-import { pickSchema, readSchema } from "./schema-input.js";
+import { type PickedSchema, pickSchema, readSchema } from "./schema-input.js";
 
 /** `inspect --help`. */
 export const INSPECT_HELP = `Usage: struct-json-bridge inspect FILE --schema FILE [options]
@@ -21,14 +24,17 @@ ProtoJSON) and prints one tab-separated line per number in its Struct:
   path       RFC 6901 JSON Pointer of the number
   struct     the float64 the Struct holds (JavaScript's shortest form)
   raw        the number as written in raw_args_json / raw_structured_content_json
-             ("-" when the message carries no raw text)
+             ("-" when the message carries no raw text, or raw text that
+             is not one well-formed JSON object: then stderr says
+             "<TAB>raw-json-invalid", as decode does)
   reading    what the schema says it is: integer, number, ambiguous or unknown
   output     the text decode writes for it from the Struct and schema
   codes      diagnostics at that number, comma-separated ("-" for none)
 
 Options:
-  --schema FILE          the tool's JSON Schema, one MCP tool object, or a
-                         tools/list result (required)
+  --schema FILE          the tool's JSON Schema, one MCP tool object, a
+                         tools/list result, the JSON-RPC response holding it,
+                         or an array of tools (required; see decode --help)
   --tool NAME            which tool of a tools/list --schema file to use
                          (default: the call's name; needed for a result)
   --format binary|json   input format (default: auto-detected)
@@ -36,30 +42,36 @@ Options:
                          message type (default: auto-detected where only one fits)
   -h, --help             this help
 
-Exit status: 0 ok, 1 input rejected, 2 usage error.`;
+Exit status: 0 ok, 1 input rejected, 2 usage error, 70 internal error (a bug).
+A failure is one line on stderr: "struct-json-bridge: CODE at PATH: what is
+wrong" (see docs/cli.md), never quoting the input.`;
 
-/** Number texts of a raw JSON text, by JSON Pointer; undefined when it cannot be read. */
+/**
+ * Number texts of a raw JSON text, by JSON Pointer; undefined when it is not
+ * one well-formed JSON object within the decoder's nesting limit (then decode
+ * would not use it either). The text is vetted by the package's parser before
+ * lossless-json, which recurses, reads it for its number texts.
+ */
 function rawNumberTexts(raw: string | undefined): Map<JsonPointer, string> | undefined {
   if (raw === undefined) return undefined;
   let value: unknown;
   try {
+    parseJsonObjectText(raw, "plain", structToJsonDefaults.recursionLimit);
     value = parse(raw);
   } catch {
     return undefined;
   }
   const out = new Map<JsonPointer, string>();
-  const walk = (v: unknown, path: JsonPointer): void => {
+  const stack: [unknown, JsonPointer][] = [[value, ""]];
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const [v, path] = top;
     if (isLosslessNumber(v)) out.set(path, v.value);
-    else if (Array.isArray(v))
-      v.forEach((x, i) => {
-        walk(x, pointerAppend(path, i));
-      });
-    else if (v !== null && typeof v === "object") {
-      for (const k of Object.keys(v))
-        walk((v as Record<string, unknown>)[k], pointerAppend(path, k));
+    else if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) stack.push([v[i], pointerAppend(path, i)]);
+    } else if (v !== null && typeof v === "object") {
+      for (const [k, x] of Object.entries(v)) stack.push([x, pointerAppend(path, k)]);
     }
-  };
-  walk(value, "");
+  }
   return out;
 }
 
@@ -83,26 +95,34 @@ export function inspectCommand(argv: readonly string[], io: CliIo): 0 {
   if (typeof schemaFile !== "string") throw usageError("inspect: --schema FILE is required");
   const tool = typeof values.tool === "string" ? values.tool : undefined;
   const source = readSchema(schemaFile);
-  const message = readMessage(readBytes(input), format, type);
+  const message = readMessage(readBytes(input, "the input"), format, type);
   let struct: JsonObject;
   let raw: string | undefined;
-  let schema: ReturnType<typeof pickSchema>;
+  let picked: PickedSchema;
   if (message.type === "result") {
     struct = message.result.structuredContent ?? {};
     raw = message.result.rawStructuredContentJson;
-    schema = pickSchema(source, tool ?? "", "outputSchema", schemaFile);
+    picked = pickSchema(source, tool, tool !== undefined, "outputSchema");
   } else {
     struct = message.call.args ?? {};
     raw = message.call.rawArgsJson;
-    schema = pickSchema(source, tool ?? message.call.name, "inputSchema", schemaFile);
+    picked = pickSchema(source, tool ?? message.call.name, tool !== undefined, "inputSchema");
   }
+  const numbers = numberReadings(struct, picked.schema ?? null);
   const rawTexts = rawNumberTexts(raw);
   const lines = ["path\tstruct\traw\treading\toutput\tcodes"];
-  for (const n of inspectNumbers(struct, schema ?? null)) {
+  for (const n of numbers) {
     const codes = n.codes.length === 0 ? "-" : n.codes.join(",");
     const rawText = rawTexts?.get(n.path) ?? "-";
-    lines.push(`${n.path}\t${String(n.value)}\t${rawText}\t${n.reading}\t${n.text}\t${codes}`);
+    lines.push(
+      `${displayPath(n.path)}\t${String(n.value)}\t${rawText}\t${n.reading}\t${n.text}\t${codes}`,
+    );
   }
   io.stdout(`${lines.join("\n")}\n`);
+  // As decode reports it: the raw text is there but cannot be used.
+  if (raw !== undefined && rawTexts === undefined) {
+    printDiagnostic(io, { code: "raw-json-invalid", path: "" });
+  }
+  warnIfSchemaDescribesNoNumber(io, picked, numbers);
   return 0;
 }

@@ -2,94 +2,8 @@
 // The struct-json-bridge command: decode, encode and inspect tool-call
 // messages. Every failure is one line on stderr and a documented exit status.
 
-import { readFileSync } from "node:fs";
-import { isStructJsonError } from "../errors.js";
-import { CliError, type ExitCode } from "./cli-error.js";
 import type { CliIo } from "./cli-io.js";
-import { DECODE_HELP, decodeCommand } from "./decode-command.js";
-import { ENCODE_HELP, encodeCommand } from "./encode-command.js";
-import { INSPECT_HELP, inspectCommand } from "./inspect-command.js";
-
-const PROGRAM = "struct-json-bridge";
-
-/** `struct-json-bridge --help`. */
-const MAIN_HELP = `Usage: ${PROGRAM} <command> [options]
-
-Carries LLM tool calls through protobuf without corrupting their numbers.
-
-Commands:
-  decode [FILE|-]          message (binary or ProtoJSON) → arguments JSON text
-  encode --name NAME [FILE|-]
-                           arguments JSON text → ClientAction
-  inspect FILE --schema F  per number: path, Struct value, raw text, schema
-                           reading, output text, diagnostics
-
-Run "${PROGRAM} <command> --help" for a command's options.
-
-Exit status: 0 ok, 1 input rejected (malformed, truncated or ambiguous input,
-an unreadable file or schema, arguments that disagree with raw_args_json),
-2 usage error (unknown command or option, a missing or invalid value),
-70 internal error (a bug: please report it).`;
-
-const COMMANDS: Record<
-  string,
-  { run: (argv: readonly string[], io: CliIo) => ExitCode; help: string }
-> = {
-  decode: { run: decodeCommand, help: DECODE_HELP },
-  encode: { run: encodeCommand, help: ENCODE_HELP },
-  inspect: { run: inspectCommand, help: INSPECT_HELP },
-};
-
-function version(): string {
-  for (const rel of ["../../../package.json", "../../package.json"]) {
-    try {
-      const pkg = JSON.parse(readFileSync(new URL(rel, import.meta.url), "utf8")) as {
-        name?: unknown;
-        version?: unknown;
-      };
-      if (pkg.name === PROGRAM && typeof pkg.version === "string") return pkg.version;
-    } catch {
-      // try the next layout (dist/src/cli or src/cli)
-    }
-  }
-  return "unknown";
-}
-
-/** Runs the CLI with `argv` (without node and the script) and returns the exit status. */
-function runCli(argv: readonly string[], io: CliIo): ExitCode {
-  const [command, ...rest] = argv;
-  try {
-    if (command === undefined || command === "--help" || command === "-h" || command === "help") {
-      const topic = command === "help" && rest[0] !== undefined ? COMMANDS[rest[0]] : undefined;
-      if (command === "help" && rest[0] !== undefined && topic === undefined) {
-        throw new CliError(2, `unknown command ${JSON.stringify(rest[0])}`);
-      }
-      if (command === undefined) {
-        io.stderr(MAIN_HELP);
-        return 2;
-      }
-      io.stdout(`${topic?.help ?? MAIN_HELP}\n`);
-      return 0;
-    }
-    if (command === "--version" || command === "-v") {
-      io.stdout(`${version()}\n`);
-      return 0;
-    }
-    const cmd = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
-    if (cmd === undefined) throw new CliError(2, `unknown command ${JSON.stringify(command)}`);
-    return cmd.run(rest, io);
-  } catch (e) {
-    if (e instanceof CliError) {
-      io.stderr(`${PROGRAM}: ${e.message}${e.exitCode === 2 ? " (see --help)" : ""}`);
-      return e.exitCode;
-    }
-    if (isStructJsonError(e)) {
-      io.stderr(`${PROGRAM}: ${e.message.split("\n")[0]}`);
-      return 1;
-    }
-    throw e;
-  }
-}
+import { runCli } from "./run-cli.js";
 
 /** Runs as the process: real stdout/stderr, exit status in process.exitCode. */
 function main(): void {
@@ -101,15 +15,7 @@ function main(): void {
     stdout: (chunk) => process.stdout.write(chunk),
     stderr: (line) => process.stderr.write(`${line}\n`),
   };
-  try {
-    process.exitCode = runCli(process.argv.slice(2), io);
-  } catch (e) {
-    // A bug, not bad input: still one line, but say so.
-    io.stderr(
-      `${PROGRAM}: internal error: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}`,
-    );
-    process.exitCode = 70;
-  }
+  process.exitCode = runCli(process.argv.slice(2), io);
 }
 
 main();

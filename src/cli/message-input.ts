@@ -1,9 +1,23 @@
 // Reading a ClientAction, CallMCPTool or MCPToolResult from bytes that may be
 // binary protobuf or ProtoJSON, telling them apart only where one reading is
 // left (otherwise the user passes --format / --type).
+//
+// ProtoJSON text is read by the package's own parser first (duplicate keys,
+// lone surrogates, numbers beyond float64 and nesting are rejected there, with
+// the package's codes and paths), its shape is checked against the message
+// descriptors, and only then does protobuf-es build the message. protobuf-es's
+// error texts quote input values, so none of them is ever printed: failures
+// are told apart by kind and described in our own words.
 
-import { type DescMessage, equals, fromBinary, fromJsonString, toBinary } from "@bufbuild/protobuf";
-import { parse } from "lossless-json";
+import {
+  type DescMessage,
+  equals,
+  fromBinary,
+  fromJson,
+  type JsonValue,
+  ScalarType,
+  toBinary,
+} from "@bufbuild/protobuf";
 import {
   type CallMCPTool,
   CallMCPToolSchema,
@@ -12,7 +26,10 @@ import {
   type MCPToolResult,
   MCPToolResultSchema,
 } from "../../gen/toolbridge/v1/toolbridge_pb.js";
-import { inputError } from "./cli-error.js";
+import { DEFAULT_STRUCT_DEPTH } from "../from-json.js";
+import { type JsonPointer, pointerAppend } from "../json-pointer.js";
+import { CliError, type ErrorLineCode, inputError } from "./cli-error.js";
+import { checkNesting, isJsonObject, type JsonDocument, parseJsonInput } from "./json-input.js";
 
 /** The wire formats the CLI reads and writes. */
 export type WireFormat = "binary" | "json";
@@ -42,6 +59,33 @@ const SCHEMAS: Record<MessageType, DescMessage> = {
   result: MCPToolResultSchema,
 };
 
+/**
+ * The input message as a JSON document. A CallMCPTool's or MCPToolResult's
+ * Struct starts at level 2, a ClientAction's at level 3 (one more allowed).
+ */
+const MESSAGE: JsonDocument = {
+  name: "the input message",
+  nestingLimit: DEFAULT_STRUCT_DEPTH + 1,
+  nestingRule: `a Struct nests deeper than ${DEFAULT_STRUCT_DEPTH} levels`,
+};
+const ACTION_MESSAGE: JsonDocument = { ...MESSAGE, nestingLimit: DEFAULT_STRUCT_DEPTH + 2 };
+
+/** Parses the input message's text, with the nesting limit of the type it turns out to be. */
+function parseMessageText(text: string, type: MessageType | undefined): JsonValue {
+  if (type === "action") return parseJsonInput(text, ACTION_MESSAGE);
+  try {
+    return parseJsonInput(text, MESSAGE);
+  } catch (e) {
+    // Too deep inside a ClientAction's call: that Struct may nest one level more.
+    if (type === undefined && e instanceof CliError && e.code === "recursion-limit") {
+      if (/^\/(callMcpTool|call_mcp_tool)\//.test(e.path ?? "")) {
+        return parseJsonInput(text, ACTION_MESSAGE);
+      }
+    }
+    throw e;
+  }
+}
+
 // ProtoJSON member names (JSON name and proto name) that only one type has.
 const JSON_KEYS: Record<MessageType, readonly string[]> = {
   action: ["callMcpTool", "call_mcp_tool"],
@@ -61,7 +105,10 @@ function wrap(type: MessageType, format: WireFormat, msg: unknown): InputMessage
   if (type === "call") return { type, format, call: msg as CallMCPTool };
   const action = msg as ClientAction;
   if (action.action.case !== "callMcpTool") {
-    throw inputError("the ClientAction carries no action (call_mcp_tool is not set)");
+    throw inputError(
+      "message-invalid",
+      "the ClientAction carries no action (call_mcp_tool is not set)",
+    );
   }
   return { type, format, action, call: action.action.value };
 }
@@ -72,10 +119,22 @@ function hasUnknownFields(
   return msg?.$unknown !== undefined && msg.$unknown.length > 0;
 }
 
-function describeError(e: unknown): string {
-  // A DataView read past the end is how a truncated fixed64 (a double) shows.
-  if (e instanceof RangeError && /bounds/.test(e.message)) return "premature EOF";
-  return (e instanceof Error ? e.message : String(e)).split("\n")[0]!;
+/** What went wrong in a binary read, in our words (protobuf-es's text is never shown). */
+function binaryProblem(e: unknown): { code: ErrorLineCode; why: string } {
+  const text = e instanceof Error ? e.message : "";
+  if (/recursion depth/.test(text)) {
+    return { code: "recursion-limit", why: "it nests deeper than protobuf's recursion limit" };
+  }
+  // protobuf-es reports a short read as "premature EOF"; a DataView read past
+  // the end (a truncated double) as a bounds RangeError.
+  if (e instanceof RangeError) return { code: "message-invalid", why: "it ends inside a field" };
+  if ((e as { code?: unknown } | null)?.code === "ERR_ENCODING_INVALID_ENCODED_DATA") {
+    return { code: "invalid-unicode", why: "a string field is not valid UTF-8" };
+  }
+  if (/wire type|illegal tag|end group/.test(text)) {
+    return { code: "message-invalid", why: "it has an invalid field tag or wire type" };
+  }
+  return { code: "message-invalid", why: "its bytes are not protobuf wire format of this type" };
 }
 
 function decodeBinary(bytes: Uint8Array, type: MessageType): InputMessage {
@@ -83,7 +142,8 @@ function decodeBinary(bytes: Uint8Array, type: MessageType): InputMessage {
   try {
     msg = fromBinary(SCHEMAS[type], bytes) as typeof msg;
   } catch (e) {
-    throw inputError(`not a valid binary ${NAMES[type]}: ${describeError(e)}`, e);
+    const { code, why } = binaryProblem(e);
+    throw inputError(code, `not a valid binary ${NAMES[type]}: ${why}`, { cause: e });
   }
   const nested = type === "action" ? (msg as ClientAction).action.value : undefined;
   // protobuf-es keeps unknown fields of our messages, but turns a Struct into a
@@ -94,7 +154,10 @@ function decodeBinary(bytes: Uint8Array, type: MessageType): InputMessage {
     hasUnknownFields(nested) ||
     toBinary(SCHEMAS[type], msg as never).length !== bytes.length
   ) {
-    throw inputError(`not a valid binary ${NAMES[type]}: it has fields this type does not define`);
+    throw inputError(
+      "message-invalid",
+      `not a valid binary ${NAMES[type]}: it has fields this type does not define`,
+    );
   }
   return wrap(type, "binary", msg);
 }
@@ -107,19 +170,27 @@ function roundTrips(m: InputMessage, bytes: Uint8Array): boolean {
 
 function detectBinary(bytes: Uint8Array): InputMessage {
   const readings: InputMessage[] = [];
-  const errors: string[] = [];
+  const errors: CliError[] = [];
   for (const type of ["action", "result", "call"] as const) {
     try {
       readings.push(decodeBinary(bytes, type));
     } catch (e) {
-      errors.push(describeError(e));
+      if (!(e instanceof CliError)) throw e;
+      errors.push(e);
     }
   }
   if (readings.length === 1) return readings[0]!;
   if (readings.length === 0) {
-    const why = errors[0]!.replace(/^not a valid binary ClientAction: /, "");
+    // Too deep as any type is too deep, whatever the type.
+    const deep = errors.find((e) => e.code === "recursion-limit");
+    if (deep !== undefined) {
+      throw inputError("recursion-limit", "the input nests deeper than protobuf's recursion limit");
+    }
+    const asAction = errors[0]!;
+    const why = asAction.detail.replace(/^not a valid binary ClientAction: /, "");
     throw inputError(
-      `input is neither ProtoJSON nor a binary ClientAction, CallMCPTool or MCPToolResult (as a ClientAction: ${why})`,
+      asAction.code,
+      `the input is neither ProtoJSON nor a binary ClientAction, CallMCPTool or MCPToolResult (as a ClientAction: ${why})`,
     );
   }
   // Several types decode cleanly. A re-encoding that gives back the very same
@@ -140,26 +211,12 @@ function detectBinary(bytes: Uint8Array): InputMessage {
     equals(SCHEMAS[a.type], a as never, b as never);
   if (same) return a!;
   throw inputError(
+    "message-ambiguous",
     `cannot tell which message this is (it reads as ${pool.map((r) => NAMES[r.type]).join(" and as ")}): pass --type`,
   );
 }
 
-function parseJsonObject(text: string): Record<string, unknown> {
-  let value: unknown;
-  try {
-    // lossless-json rejects duplicate keys (two readings) and reports positions.
-    value = parse(text, null, (n) => n);
-  } catch (e) {
-    if (e instanceof RangeError) throw inputError("ProtoJSON input nests too deeply", e);
-    throw inputError(`input is not valid JSON: ${describeError(e)}`, e);
-  }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    throw inputError("ProtoJSON input must be a JSON object");
-  }
-  return value as Record<string, unknown>;
-}
-
-function detectJsonType(value: Record<string, unknown>): MessageType {
+function detectJsonType(value: { readonly [key: string]: JsonValue }): MessageType {
   const keys = Object.keys(value);
   const types = (Object.keys(JSON_KEYS) as MessageType[]).filter((t) =>
     JSON_KEYS[t].some((k) => keys.includes(k)),
@@ -167,20 +224,77 @@ function detectJsonType(value: Record<string, unknown>): MessageType {
   if (types.length === 1) return types[0]!;
   if (types.length === 0) {
     throw inputError(
+      "message-ambiguous",
       "cannot tell which message this ProtoJSON is (no member of ClientAction, CallMCPTool or MCPToolResult): pass --type",
     );
   }
-  throw inputError(`ProtoJSON input mixes members of ${types.map((t) => NAMES[t]).join(" and ")}`);
+  throw inputError(
+    "message-invalid",
+    `the ProtoJSON input mixes members of ${types.map((t) => NAMES[t]).join(" and ")}`,
+  );
+}
+
+function shapeError(path: JsonPointer, detail: string): CliError {
+  return inputError("message-invalid", detail, { path, document: MESSAGE.name });
+}
+
+/**
+ * Checks a ProtoJSON value against a message descriptor before protobuf-es
+ * reads it: every member names a field (by JSON or proto name, not both), and
+ * every value has the JSON type the field takes (null: unset). A Struct's
+ * contents are any JSON, nesting at most {@link DEFAULT_STRUCT_DEPTH} levels.
+ */
+function checkShape(value: { readonly [key: string]: JsonValue }, desc: DescMessage): void {
+  const stack: { value: { readonly [key: string]: JsonValue }; desc: DescMessage; path: string }[] =
+    [{ value, desc, path: "" }];
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const seen = new Set<string>();
+    for (const key of Object.keys(top.value)) {
+      const path = pointerAppend(top.path, key);
+      const field = top.desc.fields.find((f) => f.jsonName === key || f.name === key);
+      if (field === undefined) throw shapeError(path, `${top.desc.name} has no such field`);
+      const id = field.oneof === undefined ? field.name : `oneof ${field.oneof.name}`;
+      if (seen.has(id)) {
+        throw shapeError(path, "a field (or a oneof) is set twice, under two names");
+      }
+      seen.add(id);
+      const v = top.value[key]!;
+      if (v === null) continue;
+      if (field.fieldKind === "scalar" && field.scalar === ScalarType.STRING) {
+        if (typeof v !== "string") throw shapeError(path, "expected a string");
+      } else if (field.fieldKind === "scalar" && field.scalar === ScalarType.BOOL) {
+        if (typeof v !== "boolean") throw shapeError(path, "expected true or false");
+      } else if (field.fieldKind === "message") {
+        if (!isJsonObject(v)) throw shapeError(path, "expected an object");
+        if (field.message.typeName === "google.protobuf.Struct") {
+          checkNesting(v, path, DEFAULT_STRUCT_DEPTH, MESSAGE);
+        } else {
+          stack.push({ value: v, desc: field.message, path });
+        }
+      } else {
+        throw shapeError(path, "a field kind the CLI does not read");
+      }
+    }
+  }
 }
 
 function decodeJson(text: string, type: MessageType | undefined): InputMessage {
-  const value = parseJsonObject(text);
+  const value = parseMessageText(text, type);
+  if (!isJsonObject(value)) {
+    throw inputError("not-an-object", "ProtoJSON input must be a JSON object", {
+      path: "",
+      document: MESSAGE.name,
+    });
+  }
   const t = type ?? detectJsonType(value);
+  checkShape(value, SCHEMAS[t]);
   let msg: unknown;
   try {
-    msg = fromJsonString(SCHEMAS[t], text);
+    msg = fromJson(SCHEMAS[t], value);
   } catch (e) {
-    throw inputError(`not a valid ProtoJSON ${NAMES[t]}: ${describeError(e)}`, e);
+    // The checks above leave protobuf-es nothing to object to; if it does, its
+    // text (which quotes values) stays out of the message.
+    throw inputError("message-invalid", `not a valid ProtoJSON ${NAMES[t]}`, { cause: e });
   }
   return wrap(t, "json", msg);
 }
@@ -197,14 +311,16 @@ export function readMessage(
   format: WireFormat | undefined,
   type: MessageType | undefined,
 ): InputMessage {
-  if (bytes.length === 0) throw inputError("input is empty");
+  if (bytes.length === 0) throw inputError("message-invalid", "the input is empty");
   if (format === "binary")
     return type === undefined ? detectBinary(bytes) : decodeBinary(bytes, type);
   let text: string | undefined;
   try {
     text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch (e) {
-    if (format === "json") throw inputError("input is not UTF-8 text", e);
+    if (format === "json") {
+      throw inputError("invalid-unicode", "the input is not valid UTF-8 text", { cause: e });
+    }
   }
   if (format === "json") return decodeJson(text!, type);
   let i = 0;

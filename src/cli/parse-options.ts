@@ -1,10 +1,11 @@
-// Command-line parsing shared by the commands: node:util's parseArgs in strict
-// mode, with its errors turned into one-line usage errors.
+// Command-line parsing shared by the commands. node:util's parseArgs splits
+// the arguments into tokens; the rules (and every message) are ours, so that
+// no argument value is ever echoed back.
 
 import { parseArgs } from "node:util";
 import { usageError } from "./cli-error.js";
 
-/** The option spec parseArgs takes (string-valued options and boolean flags). */
+/** The options a command takes: string-valued options and boolean flags. */
 export type OptionSpec = Record<string, { type: "string" | "boolean"; short?: string }>;
 
 /** Parsed options and positionals. */
@@ -15,28 +16,59 @@ export interface ParsedArgs {
   readonly positionals: readonly string[];
 }
 
-/** Parses `argv` (after the command name); unknown options and missing values are usage errors. */
+/** " --name" for an option name that looks like one of ours; "" for anything else (never echoed). */
+function optionName(rawName: string): string {
+  return /^-(-[a-z][a-z0-9-]{0,39}|[A-Za-z0-9])$/.test(rawName) ? ` ${rawName}` : "";
+}
+
+/**
+ * Parses `argv` (after the command name). Unknown options, missing values,
+ * values on flags and options given twice are usage errors.
+ */
 export function parseOptions(
   command: string,
   argv: readonly string[],
   options: OptionSpec,
 ): ParsedArgs {
-  try {
-    const { values, positionals } = parseArgs({
-      args: [...argv],
-      options: { ...options, help: { type: "boolean", short: "h" } },
-      allowPositionals: true,
-      strict: true,
-    });
-    return { values: values as ParsedArgs["values"], positionals };
-  } catch (e) {
-    // parseArgs' messages go on with advice about "--"; the first sentence is the point.
-    const why = (e instanceof Error ? e.message : String(e)).split(/\.(\s|$)/)[0]!;
-    throw usageError(`${command}: ${why}`);
+  const spec: OptionSpec = { ...options, help: { type: "boolean", short: "h" } };
+  const { tokens } = parseArgs({
+    args: [...argv],
+    options: spec,
+    allowPositionals: true,
+    strict: false,
+    tokens: true,
+  });
+  const values: Record<string, string | boolean | undefined> = {};
+  const positionals: string[] = [];
+  for (const token of tokens) {
+    if (token.kind === "positional") {
+      positionals.push(token.value);
+      continue;
+    }
+    if (token.kind !== "option") continue;
+    const option = Object.hasOwn(spec, token.name) ? spec[token.name] : undefined;
+    if (option === undefined) {
+      throw usageError(`${command}: unknown option${optionName(token.rawName)}`);
+    }
+    const name = `--${token.name}`;
+    if (Object.hasOwn(values, token.name)) throw usageError(`${command}: ${name} is given twice`);
+    if (option.type === "boolean") {
+      if (token.value !== undefined) throw usageError(`${command}: ${name} takes no value`);
+      values[token.name] = true;
+      continue;
+    }
+    // As parseArgs' strict mode: a value that looks like an option must be
+    // written inline (--schema=-x), else it is a forgotten value.
+    const value = token.value;
+    if (value === undefined || (!token.inlineValue && value.length > 1 && value.startsWith("-"))) {
+      throw usageError(`${command}: ${name} needs a value`);
+    }
+    values[token.name] = value;
   }
+  return { values, positionals };
 }
 
-/** One of `allowed`, or a usage error naming the option. */
+/** One of `allowed`, or a usage error naming the option (never the value given). */
 export function choice<T extends string>(
   option: string,
   value: string | boolean | undefined,
@@ -45,7 +77,7 @@ export function choice<T extends string>(
   if (value === undefined) return undefined;
   if (typeof value === "string" && (allowed as readonly string[]).includes(value))
     return value as T;
-  throw usageError(`--${option} must be ${allowed.join(" or ")}, not ${JSON.stringify(value)}`);
+  throw usageError(`--${option} must be ${allowed.join(" or ")}`);
 }
 
 /** The single input name among the positionals ("-" when there is none). */

@@ -1,4 +1,6 @@
-// Reading the CLI's inputs: a file, or stdin for "-".
+// Reading the CLI's inputs: a file, or stdin for "-". Messages name the
+// input by its role ("the input", "the --schema file"), never by the path
+// given on the command line.
 
 import { readFileSync } from "node:fs";
 import { inputError } from "./cli-error.js";
@@ -6,12 +8,11 @@ import { inputError } from "./cli-error.js";
 /** Where the input comes from: a file path, or "-" for stdin. */
 export type InputName = string;
 
-function describe(name: InputName): string {
-  return name === "-" ? "stdin" : name;
-}
+/** What an input is for, as messages name it: "the input", "the --schema file". */
+export type InputRole = string;
 
 /** All bytes of a file, or of stdin for "-". */
-export function readBytes(name: InputName): Uint8Array {
+export function readBytes(name: InputName, role: InputRole): Uint8Array {
   try {
     // fd 0 reads stdin to its end, whether a pipe, a file or a terminal.
     return new Uint8Array(readFileSync(name === "-" ? 0 : name));
@@ -21,24 +22,24 @@ export function readBytes(name: InputName): Uint8Array {
       code === "ENOENT"
         ? "no such file"
         : code === "EISDIR"
-          ? "is a directory"
-          : code === "EACCES"
+          ? "it is a directory"
+          : code === "EACCES" || code === "EPERM"
             ? "permission denied"
-            : typeof code === "string"
+            : typeof code === "string" && /^E[A-Z0-9]{1,20}$/.test(code)
               ? code
               : "unreadable";
-    throw inputError(`cannot read ${describe(name)}: ${why}`, e);
+    throw inputError("input-unreadable", `cannot read ${role}: ${why}`, { cause: e });
   }
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /** The input as UTF-8 text, byte for byte (a BOM is kept, so that JSON parsing reports it). */
-export function readText(name: InputName): string {
-  const bytes = readBytes(name);
+export function readText(name: InputName, role: InputRole): string {
+  const bytes = readBytes(name, role);
   try {
     return utf8.decode(bytes);
   } catch (e) {
-    throw inputError(`${describe(name)} is not valid UTF-8 text`, e);
+    throw inputError("invalid-unicode", `${role} is not valid UTF-8 text`, { cause: e });
   }
 }

@@ -8,168 +8,54 @@
 //
 // A branch's checks are compiled once into a predicate (a small and/or tree);
 // per value only the predicate is evaluated.
-import { isPrimitive, isRecord, kw } from "./keywords.js";
-import { type Disj, expansion, K_FALSE, type NodeBase, type SchNode, typesOf } from "./nodes.js";
-import type { ObjectProbe } from "./types.js";
-import { DROPPED, type Memo, Op, run, type Work } from "./work.js";
+import { isRecord } from "./keywords.js";
+import {
+  type Disjunction,
+  expansion,
+  K_FALSE,
+  type NodeBase,
+  type SchemaObjectNode,
+} from "./nodes.js";
+import { and, or, type Predicate } from "./predicates.js";
+import {
+  type CheckContext,
+  hasAnyKeyword,
+  ownAdmitsArray,
+  ownObjectCheck,
+  ownValueCheck,
+  VALUE_CHECK_KEYWORDS,
+} from "./vocabulary.js";
+import { DROPPED, Op, run, type Work } from "./work.js";
 
-type Primitive = string | number | boolean | null;
-
-/** A check on a value: true/false when known without the value. */
-export type Pred = boolean | PredNode;
-type PredNode =
-  | { readonly t: "and" | "or"; readonly items: readonly Pred[]; readonly size: number }
-  | { readonly t: "has"; readonly key: string; readonly size: 1 }
-  | { readonly t: "member"; readonly key: string; readonly test: Pred; readonly size: number }
-  | {
-      readonly t: "disc";
-      readonly key: string;
-      readonly mappingKeys: ReadonlyMap<string, string>;
-      readonly mapped: ReadonlySet<string>;
-      readonly name: string | undefined;
-      readonly size: 1;
-    }
-  /** The value (a member's) is one of `values`, or a container when `containers`. */
-  | {
-      readonly t: "in";
-      readonly values: ReadonlySet<Primitive> | readonly Primitive[];
-      readonly containers: boolean;
-      readonly size: 1;
-    };
-
-/** Lists longer than this are looked up through a Set (an `enum` may be huge). */
-const SET_FROM = 16;
-
-/** Predicates bigger than this are replaced by `true` (no filtering: always safe). */
-const MAX_PRED_SIZE = 2000;
-
-function sizeOf(p: Pred): number {
-  return typeof p === "boolean" ? 0 : p.size;
-}
-
-function combine(t: "and" | "or", parts: readonly Pred[]): Pred {
-  const absorbing = t === "or";
-  const items: Pred[] = [];
-  let size = 1;
-  for (const p of parts) {
-    if (p === absorbing) return absorbing;
-    if (p === !absorbing || items.includes(p)) continue;
-    items.push(p);
-    size += sizeOf(p);
-  }
-  if (items.length === 0) return !absorbing;
-  if (items.length === 1) return items[0]!;
-  return size > MAX_PRED_SIZE ? true : { t, items, size };
-}
-
-/** Conjunction of predicates. */
-export function and(parts: readonly Pred[]): Pred {
-  return combine("and", parts);
-}
-
-/** Disjunction of predicates. */
-export function or(parts: readonly Pred[]): Pred {
-  return combine("or", parts);
-}
-
-/** Evaluates an object predicate against the value's probe. */
-export function evalObject(p: Pred, probe: ObjectProbe): boolean {
-  if (typeof p === "boolean") return p;
-  switch (p.t) {
-    case "and":
-      for (const x of p.items) if (!evalObject(x, probe)) return false;
-      return true;
-    case "or":
-      for (const x of p.items) if (evalObject(x, probe)) return true;
-      return false;
-    case "has":
-      return probe.has(p.key);
-    case "member":
-      return !probe.has(p.key) || evalValue(p.test, probe.primitive(p.key));
-    case "disc": {
-      const v = probe.primitive(p.key);
-      if (typeof v !== "string") return true;
-      return p.mappingKeys.has(v) ? p.mapped.has(v) : p.name === v;
-    }
-    default:
-      return true;
-  }
-}
-
-/** Evaluates a value predicate; `undefined` stands for some container (object or array). */
-export function evalValue(p: Pred, v: Primitive | undefined): boolean {
-  if (typeof p === "boolean") return p;
-  switch (p.t) {
-    case "and":
-      for (const x of p.items) if (!evalValue(x, v)) return false;
-      return true;
-    case "or":
-      for (const x of p.items) if (evalValue(x, v)) return true;
-      return false;
-    case "in":
-      if (v === undefined) return p.containers;
-      return Array.isArray(p.values)
-        ? p.values.includes(v)
-        : (p.values as ReadonlySet<Primitive>).has(v);
-    default:
-      return true;
-  }
-}
-
-/** `const`/`enum` as a value predicate over primitives (containers compare only as "some container"). */
-function valuesPred(values: readonly unknown[]): Pred {
-  const prims: Primitive[] = [];
-  let containers = false;
-  for (const v of values) {
-    if (isPrimitive(v)) prims.push(v);
-    else containers = true;
-  }
-  return {
-    t: "in",
-    values: prims.length > SET_FROM ? new Set(prims) : prims,
-    containers,
-    size: 1,
-  };
-}
-
-/** What one schema object's own keywords require of a member's value (`const`/`enum`). */
-function ownValuePred(s: SchNode): Pred {
-  if (s.ownValuePred !== undefined) return s.ownValuePred;
-  const parts: Pred[] = [];
-  if (Object.hasOwn(s.raw, "const")) parts.push(valuesPred([s.raw.const]));
-  const e = kw(s.raw, "enum");
-  if (Array.isArray(e)) parts.push(valuesPred(e));
-  s.ownValuePred = and(parts);
-  return s.ownValuePred;
+/** What one schema object's own keywords require of a member's value; memoized on the node (no budget involved). */
+function ownValuePredicate(s: SchemaObjectNode): Predicate {
+  if (s.ownValuePredicate !== undefined) return s.ownValuePredicate as Predicate;
+  const p = ownValueCheck(s.raw);
+  s.ownValuePredicate = p;
+  return p;
 }
 
 /** Op: the value predicate of a node (a member's schema): own const/enum, through refs, allOf, anyOf/oneOf. */
-export class ValuePredOp extends Op<NodeBase, Pred> {
-  get(n: NodeBase): Memo<Pred> | undefined {
-    return n.valuePred;
-  }
-  set(n: NodeBase, m: Memo<Pred>): void {
-    n.valuePred = m;
-  }
-  compute(n: NodeBase, work: Work): Pred {
-    const exp = expansion(n, work);
-    if (exp.hasFalse) return false;
-    const parts: Pred[] = [];
-    for (const s of exp.owns) parts.push(ownValuePred(s));
-    for (const d of exp.disjs)
-      if (d.filterable) parts.push(branchesPred(d, work, this, () => true));
+export class ValuePredicateOp extends Op<NodeBase, Predicate> {
+  compute(n: NodeBase, work: Work): Predicate {
+    const expanded = expansion(n, work);
+    if (expanded.hasFalse) return false;
+    const parts: Predicate[] = [];
+    for (const s of expanded.schemaObjects) parts.push(ownValuePredicate(s));
+    for (const d of expanded.disjunctions)
+      if (d.selectable) parts.push(branchesPredicate(d, work, this, () => true));
     return and(parts);
   }
 }
 
 /** OR over a disjunction's branches (cut branches contribute nothing; all cut → true). */
-function branchesPred(
-  d: Disj,
+function branchesPredicate(
+  d: Disjunction,
   work: Work,
-  op: Op<NodeBase, Pred>,
-  extra: (i: number) => Pred,
-): Pred {
-  const alts: Pred[] = [];
+  op: Op<NodeBase, Predicate>,
+  extra: (i: number) => Predicate,
+): Predicate {
+  const alts: Predicate[] = [];
   let any = false;
   for (let i = 0; i < d.branches.length; i++) {
     const p = run(work, op, d.branches[i]!);
@@ -180,113 +66,71 @@ function branchesPred(
   return any ? or(alts) : true;
 }
 
-const MEMBER_CHECK_KEYWORDS = [
-  "const",
-  "enum",
-  "$ref",
-  "$dynamicRef",
-  "$recursiveRef",
-  "allOf",
-  "anyOf",
-  "oneOf",
-];
-
-/** What one schema object's own keywords require of an object value. */
-function ownObjectPred(s: SchNode, work: Work, valueOp: ValuePredOp): Pred {
-  if (s.ownObjectPred !== undefined) return s.ownObjectPred;
-  const parts: Pred[] = [];
-  const types = typesOf(s);
-  if (types !== undefined && !types.includes("object")) parts.push(false);
-  if (Object.hasOwn(s.raw, "const")) parts.push(objectValuesPred([s.raw.const]));
-  const e = kw(s.raw, "enum");
-  if (Array.isArray(e)) parts.push(objectValuesPred(e));
-  const required = kw(s.raw, "required");
-  if (Array.isArray(required)) {
-    for (const k of required) if (typeof k === "string") parts.push({ t: "has", key: k, size: 1 });
-  }
-  const props = kw(s.raw, "properties");
-  if (isRecord(props)) {
-    for (const key of Object.keys(props)) {
-      const raw = props[key];
-      // Only a member schema that can hold const/enum (itself or through an applicator) is worth a check.
+/** What one schema object's own keywords require of an object value (see ./vocabulary.ts). */
+function ownObjectPredicate(
+  s: SchemaObjectNode,
+  work: Work,
+  valuePredicates: ValuePredicateOp,
+): Predicate {
+  const context: CheckContext = {
+    memberCheck(subschema) {
+      // Only a member schema that can require a value (itself or through an applicator) is worth a check.
       if (
-        raw !== false &&
-        !(isRecord(raw) && MEMBER_CHECK_KEYWORDS.some((k) => Object.hasOwn(raw, k)))
+        subschema !== false &&
+        !(isRecord(subschema) && hasAnyKeyword(subschema, VALUE_CHECK_KEYWORDS))
       ) {
-        continue;
+        return true;
       }
-      const child = s.doc!.nodeFor(raw, s.base);
-      if (child === undefined) continue;
-      const test = run(work, valueOp, child);
-      if (test === DROPPED || test === true) continue;
-      parts.push({ t: "member", key, test, size: 1 + sizeOf(test) });
-    }
-  }
-  s.ownObjectPred = and(parts);
-  return s.ownObjectPred;
+      const child = s.doc!.nodeFor(subschema, s.base);
+      if (child === undefined) return true;
+      const test = run(work, valuePredicates, child);
+      return test === DROPPED ? true : test;
+    },
+  };
+  return ownObjectCheck(s.raw, context);
 }
 
-/** `const`/`enum` applied to an object value: some member must be an object whose primitive members match. */
-function objectValuesPred(values: readonly unknown[]): Pred {
-  const alts: Pred[] = [];
-  for (const v of values) {
-    if (!isRecord(v)) continue;
-    const parts: Pred[] = [];
-    for (const k of Object.keys(v)) {
-      parts.push({ t: "has", key: k, size: 1 });
-      const m = v[k];
-      parts.push({ t: "member", key: k, test: valuesPred([m]), size: 2 });
-    }
-    alts.push(and(parts));
-  }
-  return or(alts);
-}
-
-/** Op: the predicate an object value must pass to possibly match a node. */
-export class ObjectPredOp extends Op<NodeBase, Pred> {
-  constructor(private readonly valueOp: ValuePredOp) {
-    super();
-  }
-  get(n: NodeBase): Memo<Pred> | undefined {
-    return n.objectPred;
-  }
-  set(n: NodeBase, m: Memo<Pred>): void {
-    n.objectPred = m;
-  }
-  compute(n: NodeBase, work: Work): Pred {
+/**
+ * Op: the predicate an object value must pass to possibly match a node. It
+ * also holds this computation's memos of what is derived from it (own
+ * predicates, kept branches), so nothing budgeted outlives the computation.
+ */
+export class ObjectPredicateOp extends Op<NodeBase, Predicate> {
+  private readonly valuePredicates = new ValuePredicateOp();
+  private readonly own = new Map<SchemaObjectNode, Predicate>();
+  readonly branchPredicates = new Map<Disjunction, readonly Predicate[]>();
+  readonly kept = new Map<Disjunction, readonly NodeBase[]>();
+  compute(n: NodeBase, work: Work): Predicate {
     if (n.kind === K_FALSE) return false;
-    const exp = expansion(n, work);
-    if (exp.hasFalse) return false;
-    const parts: Pred[] = [];
-    for (const s of exp.owns) parts.push(ownObjectPred(s, work, this.valueOp));
-    for (const d of exp.disjs) {
-      if (d.filterable) parts.push(branchesPred(d, work, this, (i) => discriminatorPred(d, i)));
+    const expanded = expansion(n, work);
+    if (expanded.hasFalse) return false;
+    const parts: Predicate[] = [];
+    for (const s of expanded.schemaObjects) {
+      let p = this.own.get(s);
+      if (p === undefined) {
+        p = ownObjectPredicate(s, work, this.valuePredicates);
+        this.own.set(s, p);
+      }
+      parts.push(p);
+    }
+    for (const d of expanded.disjunctions) {
+      if (d.selectable)
+        parts.push(branchesPredicate(d, work, this, (i) => discriminatorPredicate(d, i)));
     }
     return and(parts);
   }
 }
 
-/** Op: whether an array value can possibly match a node (JSON type only). */
-export class ArrayOkOp extends Op<NodeBase, boolean> {
-  get(n: NodeBase): Memo<boolean> | undefined {
-    return n.arrayOk;
-  }
-  set(n: NodeBase, m: Memo<boolean>): void {
-    n.arrayOk = m;
-  }
+/** Op: whether an array value can possibly match a node (JSON type only); holds its computation's kept branches. */
+export class ArrayAdmitsOp extends Op<NodeBase, boolean> {
+  readonly kept = new Map<Disjunction, readonly NodeBase[]>();
   compute(n: NodeBase, work: Work): boolean {
     if (n.kind === K_FALSE) return false;
-    const exp = expansion(n, work);
-    if (exp.hasFalse) return false;
-    for (const s of exp.owns) {
-      const types = typesOf(s);
-      if (types !== undefined && !types.includes("array")) return false;
-      if (Object.hasOwn(s.raw, "const") && !Array.isArray(s.raw.const)) return false;
-      const e = kw(s.raw, "enum");
-      if (Array.isArray(e) && !e.some((v) => Array.isArray(v))) return false;
-    }
-    for (const d of exp.disjs) {
-      if (!d.filterable) continue;
+    const expanded = expansion(n, work);
+    if (expanded.hasFalse) return false;
+    for (const s of expanded.schemaObjects) if (!ownAdmitsArray(s.raw)) return false;
+    for (const d of expanded.disjunctions) {
+      if (!d.selectable) continue;
       let any = false;
       let ok = false;
       for (const b of d.branches) {
@@ -304,69 +148,59 @@ export class ArrayOkOp extends Op<NodeBase, boolean> {
   }
 }
 
-/** The last segment of a `$ref` ("#/$defs/Cat" → "Cat"), unescaped. */
-function lastSegment(ref: string): string {
-  const i = Math.max(ref.lastIndexOf("/"), ref.lastIndexOf("#"));
-  let seg = ref.slice(i + 1);
-  try {
-    seg = decodeURIComponent(seg);
-  } catch {
-    // keep the raw text
-  }
-  return seg.replace(/~1/g, "/").replace(/~0/g, "~");
+/** What branch `i` of `d` must satisfy by its schema object's own keywords (OpenAPI `discriminator`). */
+function discriminatorPredicate(d: Disjunction, i: number): Predicate {
+  return d.branchChecks?.[i] ?? true;
 }
 
-/**
- * OpenAPI `discriminator` for branch `i`: when the object's member
- * `propertyName` is a string, a mapped value selects the branches whose `$ref`
- * is the mapping's target; an unmapped value selects the branch whose `$ref`
- * ends in that name. Branches without `$ref` are not judged by it.
- */
-function discriminatorPred(d: Disj, i: number): Pred {
-  const disc = d.discriminator;
-  const ref = d.refs[i];
-  if (disc === undefined || ref === undefined) return true;
-  const name = lastSegment(ref);
-  const mapped = new Set<string>();
-  for (const [value, target] of disc.mapping) {
-    if (target === ref || lastSegment(target) === name) mapped.add(value);
-  }
-  return { t: "disc", key: disc.propertyName, mappingKeys: disc.mapping, mapped, name, size: 1 };
-}
-
-/** Per branch of `d`: the object predicate including the discriminator's (memoized on `d`). */
-export function branchPredsOf(d: Disj, work: Work, objectOp: ObjectPredOp): readonly Pred[] {
-  if (d.branchPreds !== undefined) return d.branchPreds;
-  const out: Pred[] = [];
+/** Per branch of `d`: the object predicate including the discriminator's (memoized in `objectPredicates`). */
+export function branchPredicatesOf(
+  d: Disjunction,
+  work: Work,
+  objectPredicates: ObjectPredicateOp,
+): readonly Predicate[] {
+  const found = objectPredicates.branchPredicates.get(d);
+  if (found !== undefined) return found;
+  const out: Predicate[] = [];
   for (let i = 0; i < d.branches.length; i++) {
-    const p = run(work, objectOp, d.branches[i]!);
-    out.push(p === DROPPED ? true : and([p, discriminatorPred(d, i)]));
+    const p = run(work, objectPredicates, d.branches[i]!);
+    out.push(p === DROPPED ? true : and([p, discriminatorPredicate(d, i)]));
   }
-  d.branchPreds = out;
+  objectPredicates.branchPredicates.set(d, out);
   return out;
 }
 
-/** The branches of `d` an object value of any content may match (memoized); all when none may. */
-export function keptForObject(d: Disj, work: Work, objectOp: ObjectPredOp): readonly NodeBase[] {
-  if (d.keptForObject !== undefined) return d.keptForObject;
+/** The branches of `d` an object value of any content may match (memoized in `objectPredicates`); all when none may. */
+export function keptForObject(
+  d: Disjunction,
+  work: Work,
+  objectPredicates: ObjectPredicateOp,
+): readonly NodeBase[] {
+  const found = objectPredicates.kept.get(d);
+  if (found !== undefined) return found;
   let kept = d.branches;
-  if (d.filterable) {
-    const preds = branchPredsOf(d, work, objectOp);
+  if (d.selectable) {
+    const preds = branchPredicatesOf(d, work, objectPredicates);
     kept = d.branches.filter((_, i) => preds[i] !== false);
     if (kept.length === 0) kept = d.branches;
   }
-  d.keptForObject = kept;
+  objectPredicates.kept.set(d, kept);
   return kept;
 }
 
-/** The branches of `d` an array value may match (memoized); all when none may. */
-export function keptForArray(d: Disj, work: Work, arrayOp: ArrayOkOp): readonly NodeBase[] {
-  if (d.keptForArray !== undefined) return d.keptForArray;
+/** The branches of `d` an array value may match (memoized in `arrayAdmits`); all when none may. */
+export function keptForArray(
+  d: Disjunction,
+  work: Work,
+  arrayAdmits: ArrayAdmitsOp,
+): readonly NodeBase[] {
+  const found = arrayAdmits.kept.get(d);
+  if (found !== undefined) return found;
   let kept = d.branches;
-  if (d.filterable) {
-    kept = d.branches.filter((b) => run(work, arrayOp, b) !== false);
+  if (d.selectable) {
+    kept = d.branches.filter((b) => run(work, arrayAdmits, b) !== false);
     if (kept.length === 0) kept = d.branches;
   }
-  d.keptForArray = kept;
+  arrayAdmits.kept.set(d, kept);
   return kept;
 }

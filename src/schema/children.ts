@@ -6,31 +6,111 @@
 // conjunction of the children; the child of a disjunction is the disjunction of
 // the kept branches' children (a branch that says nothing of the key
 // contributes "unknown").
-import { type ArrayOkOp, keptForArray, keptForObject, type ObjectPredOp } from "./branch-filter.js";
+import type { JsonSchemaObject } from "../json-schema.js";
+import { compilePattern, isPatternRefusal } from "../patterns/engine.js";
 import {
-  arrayKeywordsOf,
-  type Disj,
+  type ArrayAdmitsOp,
+  keptForArray,
+  keptForObject,
+  type ObjectPredicateOp,
+} from "./branch-filter.js";
+import { isRecord, ownKeyword } from "./keywords.js";
+import {
+  type Disjunction,
   type Doc,
   expansion,
+  K_FALSE,
   K_UNKNOWN,
-  MAX_CHILD_MEMO,
   makeAll,
   makeAny,
   NodeBase,
-  objectKeywordsOf,
-  type SchNode,
-  TOO_COMPLEX_NODE,
+  type SchemaObjectNode,
 } from "./nodes.js";
-import { DROPPED, FAILED, type Memo, Op, run, WORK_EXCEEDED, type Work } from "./work.js";
+import { DROPPED, Op, PATTERN_UNDECIDED, run, type Work } from "./work.js";
+
+/** `properties`, `patternProperties`, `additionalProperties`, `unevaluatedProperties` of one schema object. */
+export interface ObjectKeywords {
+  readonly properties: JsonSchemaObject | undefined;
+  /** `patternProperties`: each pattern's source and its subschema's node (compiled only when a key needs it). */
+  readonly patterns: readonly { readonly source: string; readonly node: NodeBase }[];
+  readonly additional: NodeBase | undefined;
+  readonly unevaluated: NodeBase | undefined;
+}
+
+/** The array keywords of one schema object. */
+export interface ArrayKeywords {
+  /** `prefixItems` (2020-12) or `items` as an array (draft-07). */
+  readonly prefix: readonly (NodeBase | undefined)[] | undefined;
+  /** `items` after `prefixItems`, `additionalItems` after an `items` array, or `items` alone. */
+  readonly rest: NodeBase | undefined;
+  readonly unevaluated: NodeBase | undefined;
+}
+
+// Read once per schema object, outside any call's budget (their size is the schema's).
+const objectKeywordsMemo = new WeakMap<SchemaObjectNode, ObjectKeywords>();
+const arrayKeywordsMemo = new WeakMap<SchemaObjectNode, ArrayKeywords>();
+
+/** The object keywords of one schema object (memoized); patterns are compiled when a key is tested. */
+export function objectKeywordsOf(s: SchemaObjectNode): ObjectKeywords {
+  const known = objectKeywordsMemo.get(s);
+  if (known !== undefined) return known;
+  const doc = s.doc!;
+  const props = ownKeyword(s.raw, "properties");
+  const patterns: { source: string; node: NodeBase }[] = [];
+  const pp = ownKeyword(s.raw, "patternProperties");
+  if (isRecord(pp)) {
+    for (const source of Object.keys(pp)) {
+      const node = doc.nodeFor(pp[source], s.base);
+      if (node !== undefined) patterns.push({ source, node });
+    }
+  }
+  const found: ObjectKeywords = {
+    properties: isRecord(props) ? props : undefined,
+    patterns,
+    additional: doc.nodeFor(ownKeyword(s.raw, "additionalProperties"), s.base),
+    unevaluated: doc.nodeFor(ownKeyword(s.raw, "unevaluatedProperties"), s.base),
+  };
+  objectKeywordsMemo.set(s, found);
+  return found;
+}
+
+/** The array keywords of one schema object (memoized). */
+export function arrayKeywordsOf(s: SchemaObjectNode): ArrayKeywords {
+  const known = arrayKeywordsMemo.get(s);
+  if (known !== undefined) return known;
+  const doc = s.doc!;
+  const list = (v: unknown) =>
+    Array.isArray(v) ? v.map((x) => doc.nodeFor(x, s.base)) : undefined;
+  const prefixItems = list(ownKeyword(s.raw, "prefixItems"));
+  const items = ownKeyword(s.raw, "items");
+  let prefix: (NodeBase | undefined)[] | undefined;
+  let rest: NodeBase | undefined;
+  if (prefixItems !== undefined) {
+    prefix = prefixItems;
+    rest = doc.nodeFor(items, s.base);
+  } else if (Array.isArray(items)) {
+    prefix = list(items);
+    rest = doc.nodeFor(ownKeyword(s.raw, "additionalItems"), s.base);
+  } else {
+    rest = doc.nodeFor(items, s.base);
+  }
+  const found: ArrayKeywords = {
+    prefix,
+    rest,
+    unevaluated: doc.nodeFor(ownKeyword(s.raw, "unevaluatedItems"), s.base),
+  };
+  arrayKeywordsMemo.set(s, found);
+  return found;
+}
 
 /** Marks a child that is nothing but a cut recursion; reads as unknown outside. */
 export const CUT_NODE = new NodeBase(K_UNKNOWN, true, null);
 
 /** Kept branches per disjunction for one object value; absent disjunctions use their static kept set. */
-export type View = ReadonlyMap<Disj, readonly NodeBase[]>;
+export type View = ReadonlyMap<Disjunction, readonly NodeBase[]>;
 
 /**
- * The child node from the owns' children (`members`) and each disjunction's
+ * The child node from the schemaObjects' children (`members`) and each disjunction's
  * kept branches. A branch whose child is a cut recursion contributes nothing;
  * when that is all there is, the result is the CUT_NODE marker (never
  * returned by the public calls).
@@ -39,30 +119,49 @@ function childOf(
   doc: Doc,
   work: Work,
   op: Op<NodeBase, NodeBase>,
-  disjs: readonly Disj[],
+  disjunctions: readonly Disjunction[],
   members: NodeBase[],
-  kept: (d: Disj) => readonly NodeBase[],
+  kept: (d: Disjunction) => readonly NodeBase[],
 ): NodeBase {
   let cut = false;
-  for (const d of disjs) {
+  for (const d of disjunctions) {
     const alts: NodeBase[] = [];
     for (const b of kept(d)) {
       const c = run(work, op, b);
       if (c !== DROPPED && c !== CUT_NODE) alts.push(c);
     }
-    if (alts.length > 0) members.push(makeAny(doc, alts));
+    if (alts.length > 0) members.push(makeAny(doc, alts, work));
     else cut = true;
   }
-  return members.length === 0 && cut ? CUT_NODE : makeAll(doc, members);
+  return members.length === 0 && cut ? CUT_NODE : makeAll(doc, members, work);
 }
 
-/** Tests `key` against a schema object's patterns; gives up (too complex) when the key is too long to test safely. */
-function matchingPatterns(s: SchNode, key: string, out: NodeBase[] | undefined): boolean {
+/**
+ * Tests `key` against a schema object's patterns, pushing the matching
+ * patterns' nodes to `out`; true when one matched. Each test is charged
+ * (key length + 1) × the pattern's weight before it runs. A pattern that
+ * cannot be evaluated (no engine, or refused) throws PATTERN_UNDECIDED unless
+ * its answer cannot change the member's node: its subschema describes
+ * nothing and `settled` (the key is evaluated anyway, or nothing else depends
+ * on whether it is).
+ */
+function matchingPatterns(
+  s: SchemaObjectNode,
+  key: string,
+  work: Work,
+  out: NodeBase[] | undefined,
+  settled: boolean,
+): boolean {
   let found = false;
   for (const p of objectKeywordsOf(s).patterns) {
-    const m = p.pattern.test(key);
-    if (m === undefined) throw WORK_EXCEEDED;
-    if (m) {
+    const compiled =
+      work.patterns === undefined ? undefined : compilePattern(work.patterns, p.source);
+    if (compiled === undefined || isPatternRefusal(compiled)) {
+      if (settled && p.node.isUnknown && p.node.kind !== K_FALSE) continue;
+      throw PATTERN_UNDECIDED;
+    }
+    work.charge((key.length + 1) * compiled.weight);
+    if (compiled.test(key)) {
       found = true;
       out?.push(p.node);
     }
@@ -71,31 +170,25 @@ function matchingPatterns(s: SchNode, key: string, out: NodeBase[] | undefined):
 }
 
 /** True when a schema object's own properties/patternProperties/additionalProperties evaluate `key`. */
-function ownEvaluates(s: SchNode, key: string): boolean {
+function ownEvaluates(s: SchemaObjectNode, key: string, work: Work): boolean {
   const k = objectKeywordsOf(s);
   if (k.properties !== undefined && Object.hasOwn(k.properties, key)) return true;
-  return matchingPatterns(s, key, undefined) || k.additional !== undefined;
+  if (k.additional !== undefined) return true;
+  return matchingPatterns(s, key, work, undefined, false);
 }
 
 /** Op: does any in-place subschema of a node (kept branches only) evaluate member `key`? */
 class EvaluatesKeyOp extends Op<NodeBase, boolean> {
-  private readonly memo = new Map<NodeBase, Memo<boolean>>();
   constructor(
     private readonly key: string,
-    private readonly kept: (d: Disj, w: Work) => readonly NodeBase[],
+    private readonly kept: (d: Disjunction, w: Work) => readonly NodeBase[],
   ) {
     super();
   }
-  get(n: NodeBase): Memo<boolean> | undefined {
-    return this.memo.get(n);
-  }
-  set(n: NodeBase, m: Memo<boolean>): void {
-    this.memo.set(n, m);
-  }
   compute(n: NodeBase, work: Work): boolean {
-    const exp = expansion(n, work);
-    for (const s of exp.owns) if (ownEvaluates(s, this.key)) return true;
-    for (const d of exp.disjs) {
+    const expanded = expansion(n, work);
+    for (const s of expanded.schemaObjects) if (ownEvaluates(s, this.key, work)) return true;
+    for (const d of expanded.disjunctions) {
       for (const b of this.kept(d, work)) if (run(work, this, b) === true) return true;
     }
     return false;
@@ -104,42 +197,26 @@ class EvaluatesKeyOp extends Op<NodeBase, boolean> {
 
 /** Op: the node of member `key` of an object value at a node, under a view (null: the static one). */
 export class ObjectChildOp extends Op<NodeBase, NodeBase> {
-  private readonly local: Map<NodeBase, Memo<NodeBase>> | undefined;
   private evaluates: EvaluatesKeyOp | undefined;
   constructor(
     private readonly doc: Doc,
     private readonly key: string,
     private readonly view: View | null,
-    private readonly objectOp: ObjectPredOp,
+    private readonly objectPredicates: ObjectPredicateOp,
   ) {
     super();
-    this.local = view === null ? undefined : new Map();
   }
-  get(n: NodeBase): Memo<NodeBase> | undefined {
-    if (this.local !== undefined) return this.local.get(n);
-    const c = n.children?.get(this.key);
-    return c === undefined ? undefined : c === TOO_COMPLEX_NODE ? FAILED : { value: c, notes: 0 };
-  }
-  set(n: NodeBase, m: Memo<NodeBase>): void {
-    if (this.local !== undefined) this.local.set(n, m);
-    else {
-      n.children ??= new Map();
-      if (n.children.size < MAX_CHILD_MEMO) {
-        n.children.set(this.key, m === FAILED ? TOO_COMPLEX_NODE : m.value);
-      }
-    }
-  }
-  private kept = (d: Disj, w: Work): readonly NodeBase[] =>
-    this.view?.get(d) ?? keptForObject(d, w, this.objectOp);
+  private kept = (d: Disjunction, w: Work): readonly NodeBase[] =>
+    this.view?.get(d) ?? keptForObject(d, w, this.objectPredicates);
 
   compute(n: NodeBase, work: Work): NodeBase {
     const members: NodeBase[] = [];
-    const exp = expansion(n, work);
-    for (const s of exp.owns) this.ownChildren(s, members, work);
-    return childOf(this.doc, work, this, exp.disjs, members, (d) => this.kept(d, work));
+    const expanded = expansion(n, work);
+    for (const s of expanded.schemaObjects) this.ownChildren(s, members, work);
+    return childOf(this.doc, work, this, expanded.disjunctions, members, (d) => this.kept(d, work));
   }
 
-  private ownChildren(s: SchNode, out: NodeBase[], work: Work): void {
+  private ownChildren(s: SchemaObjectNode, out: NodeBase[], work: Work): void {
     const k = objectKeywordsOf(s);
     let found = false;
     if (k.properties !== undefined && Object.hasOwn(k.properties, this.key)) {
@@ -147,7 +224,8 @@ export class ObjectChildOp extends Op<NodeBase, NodeBase> {
       const c = s.doc!.nodeFor(k.properties[this.key], s.base);
       if (c !== undefined) out.push(c);
     }
-    if (matchingPatterns(s, this.key, out)) found = true;
+    const settled = found || (k.additional === undefined && k.unevaluated === undefined);
+    if (matchingPatterns(s, this.key, work, out, settled)) found = true;
     if (found) return;
     if (k.additional !== undefined) out.push(k.additional);
     else if (k.unevaluated !== undefined) {
@@ -156,68 +234,51 @@ export class ObjectChildOp extends Op<NodeBase, NodeBase> {
     }
   }
 }
-
 /** True when a schema object's own array keywords evaluate element `i`. */
-function ownEvaluatesItem(s: SchNode, i: number): boolean {
+function ownEvaluatesItem(s: SchemaObjectNode, i: number): boolean {
   const k = arrayKeywordsOf(s);
   return (k.prefix !== undefined && i < k.prefix.length) || k.rest !== undefined;
 }
 
 /** Op: does any in-place subschema of a node evaluate element `i`? */
 class EvaluatesItemOp extends Op<NodeBase, boolean> {
-  private readonly memo = new Map<NodeBase, Memo<boolean>>();
   constructor(
     private readonly index: number,
-    private readonly arrayOp: ArrayOkOp,
+    private readonly arrayAdmits: ArrayAdmitsOp,
   ) {
     super();
   }
-  get(n: NodeBase): Memo<boolean> | undefined {
-    return this.memo.get(n);
-  }
-  set(n: NodeBase, m: Memo<boolean>): void {
-    this.memo.set(n, m);
-  }
   compute(n: NodeBase, work: Work): boolean {
-    const exp = expansion(n, work);
-    for (const s of exp.owns) if (ownEvaluatesItem(s, this.index)) return true;
-    for (const d of exp.disjs) {
-      for (const b of keptForArray(d, work, this.arrayOp))
+    const expanded = expansion(n, work);
+    for (const s of expanded.schemaObjects) if (ownEvaluatesItem(s, this.index)) return true;
+    for (const d of expanded.disjunctions) {
+      for (const b of keptForArray(d, work, this.arrayAdmits))
         if (run(work, this, b) === true) return true;
     }
     return false;
   }
 }
 
-/** Op: the node of element `index` of an array value at a node (memoized on the node). */
+/** Op: the node of element `index` of an array value at a node. */
 export class ArrayChildOp extends Op<NodeBase, NodeBase> {
   private evaluates: EvaluatesItemOp | undefined;
   constructor(
     private readonly doc: Doc,
     private readonly index: number,
-    private readonly arrayOp: ArrayOkOp,
+    private readonly arrayAdmits: ArrayAdmitsOp,
   ) {
     super();
   }
-  get(n: NodeBase): Memo<NodeBase> | undefined {
-    const c = n.items?.get(this.index);
-    return c === undefined ? undefined : c === TOO_COMPLEX_NODE ? FAILED : { value: c, notes: 0 };
-  }
-  set(n: NodeBase, m: Memo<NodeBase>): void {
-    n.items ??= new Map();
-    if (n.items.size < MAX_CHILD_MEMO)
-      n.items.set(this.index, m === FAILED ? TOO_COMPLEX_NODE : m.value);
-  }
   compute(n: NodeBase, work: Work): NodeBase {
     const members: NodeBase[] = [];
-    const exp = expansion(n, work);
-    for (const s of exp.owns) this.ownChildren(s, members, work);
-    return childOf(this.doc, work, this, exp.disjs, members, (d) =>
-      keptForArray(d, work, this.arrayOp),
+    const expanded = expansion(n, work);
+    for (const s of expanded.schemaObjects) this.ownChildren(s, members, work);
+    return childOf(this.doc, work, this, expanded.disjunctions, members, (d) =>
+      keptForArray(d, work, this.arrayAdmits),
     );
   }
 
-  private ownChildren(s: SchNode, out: NodeBase[], work: Work): void {
+  private ownChildren(s: SchemaObjectNode, out: NodeBase[], work: Work): void {
     const k = arrayKeywordsOf(s);
     const i = this.index;
     if (k.prefix !== undefined && i < k.prefix.length) {
@@ -226,7 +287,7 @@ export class ArrayChildOp extends Op<NodeBase, NodeBase> {
     } else if (k.rest !== undefined) {
       out.push(k.rest);
     } else if (k.unevaluated !== undefined) {
-      this.evaluates ??= new EvaluatesItemOp(i, this.arrayOp);
+      this.evaluates ??= new EvaluatesItemOp(i, this.arrayAdmits);
       if (run(work, this.evaluates, s) !== true) out.push(k.unevaluated);
     }
   }

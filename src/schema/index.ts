@@ -1,6 +1,21 @@
 // The schema reader: for each value position of a tool call's arguments, what
 // the tool's JSON Schema says about the numbers there. The Struct → JSON writer
-// walks the value and asks this module at each position.
+// walks the value and asks this module at each position; walkNumbers does the
+// same for a plain JSON value.
+//
+// Modules, from the keywords up:
+// - vocabulary.ts: the keyword table (one definition per keyword) and every
+//   keyword list derived from it; predicates.ts: branch checks as data.
+// - nodes.ts: a position's node (a schema object, or a conjunction or
+//   disjunction of nodes), its keywords read once, its in-place expansion.
+// - branch-filter.ts: which branches an object or array value may match;
+//   children.ts: the node of a member or element (the member/element rules).
+// - readings.ts: a node's reading; object-info.ts: what an object or array
+//   value needs before its members are read, and branch selection.
+// - work.ts: recursion, cycle cuts and the budget of one computation;
+//   reader.ts: one call's budget and the answers shared across calls;
+//   walk.ts: walkNumbers. No module below reader.ts knows the call, and
+//   none of work.ts, reader.ts, walk.ts names a keyword.
 //
 // Reading rules (how a number position's reading is found)
 // - One schema object's own keywords (conjoined; none of them → unknown):
@@ -42,12 +57,23 @@
 //   `$recursiveAnchor`. Nothing is ever fetched: an unresolved ref reads as
 //   unknown and notes `schema-ref-unresolved` at the position it applies to.
 // - Recursion terminates: a node met again at the same position contributes
-//   nothing. Each call may spend WORK_BUDGET (20,000) units, one per schema
-//   node visited, and follow 200 nested applicators; past that the position
-//   reads as unknown and notes `schema-too-complex` (on every later call too,
-//   at once). `patternProperties` regexes follow the policy in ./safe-regex.ts.
-// - Compiled once per schema object (WeakMap), lazily per position; results are
-//   memoized per node, so repeated rows cost lookups and allocate nothing.
+//   nothing; at most MAX_DEPTH (200) nested applicators are followed.
+// - Budget: one per call (a SchemaReader), CALL_BUDGET (20,000) units plus
+//   POSITION_ALLOWANCE (64) per position read, charged for schema nodes
+//   visited, branches tried, members composed, and pattern tests in proportion
+//   to the key tested (see ./reader.ts and SECURITY.md). A question that does
+//   not fit reads as unknown and notes `schema-too-complex` at its position.
+//   A compiled schema shares only finished answers with their cost, so no
+//   call's output depends on an earlier call.
+// - `patternProperties` are tested only by an injected linear-time engine
+//   (the `patterns` option, e.g. re2Patterns from "struct-json-bridge/re2";
+//   never JavaScript's backtracking RegExp). Without one, or for a pattern
+//   the engine refuses (lookaround, backreferences, see
+//   ../patterns/translate.ts), a member whose node depends on the pattern
+//   reads as unknown and notes `schema-pattern-unevaluated` at its position;
+//   a pattern no member reaches (or whose answer changes nothing) is never
+//   compiled and never noted.
+// - Compiled once per schema object (WeakMap), lazily per position.
 
 export {
   type CompiledSchema,
@@ -55,8 +81,12 @@ export {
   isCompiledSchema,
   rootNode,
 } from "./compile-schema.js";
-export { MAX_PATTERN_LENGTH } from "./safe-regex.js";
-export { arrayScope, numberReading, objectScope } from "./scopes.js";
+export {
+  CALL_BUDGET,
+  POSITION_ALLOWANCE,
+  SchemaReader,
+  type SchemaReaderOptions,
+} from "./reader.js";
 export type {
   ArrayScope,
   NoteSink,
@@ -66,10 +96,42 @@ export type {
   SchemaNode,
   SchemaNote,
 } from "./types.js";
-export { WORK_BUDGET } from "./work.js";
+export { type NumberVisitor, type WalkNumbersOptions, walkNumbers } from "./walk.js";
 
 import { UNKNOWN_NODE_IMPL } from "./nodes.js";
-import type { SchemaNode } from "./types.js";
+import { SchemaReader } from "./reader.js";
+import type {
+  ArrayScope,
+  NoteSink,
+  NumberReading,
+  ObjectProbe,
+  ObjectScope,
+  SchemaNode,
+} from "./types.js";
 
 /** The node that describes nothing (no schema, `true`, `{}`, or a position the schema does not describe). */
 export const UNKNOWN_NODE: SchemaNode = UNKNOWN_NODE_IMPL;
+
+/**
+ * One position's reading with a budget of its own and no pattern engine.
+ * @deprecated Kept for callers not yet moved to {@link SchemaReader}, which shares one budget per call.
+ */
+export function numberReading(node: SchemaNode, value: number, note: NoteSink): NumberReading {
+  return new SchemaReader().numberReading(node, value, note);
+}
+
+/**
+ * One object's scope with a budget of its own and no pattern engine.
+ * @deprecated Use {@link SchemaReader}.
+ */
+export function objectScope(node: SchemaNode, probe: ObjectProbe, note: NoteSink): ObjectScope {
+  return new SchemaReader().objectScope(node, probe, note);
+}
+
+/**
+ * One array's scope with a budget of its own and no pattern engine.
+ * @deprecated Use {@link SchemaReader}.
+ */
+export function arrayScope(node: SchemaNode, length: number, note: NoteSink): ArrayScope {
+  return new SchemaReader().arrayScope(node, length, note);
+}

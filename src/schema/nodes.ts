@@ -1,12 +1,13 @@
 // Schema nodes: what the reader holds for one value position. A position's
 // node is a formula over schema objects: a schema object (with all of its
 // in-place applicators), a conjunction of nodes (All) or a disjunction (Any).
-// Every node memoizes what was computed about it, so the writer's repeated
-// calls are lookups.
+// A node keeps only what does not depend on any call: its keywords, read
+// once, its expansion (with what computing it costs), and the answers of
+// finished computations with their cost (./reader.ts charges that cost to
+// every call that uses them, so sharing them changes no output).
 import type { JsonSchemaObject } from "../json-schema.js";
-import type { Pred } from "./branch-filter.js";
-import { describesSomething, isRecord, isSchema, kw, typeNames } from "./keywords.js";
-import type { Reading } from "./number-reading.js";
+import { isRecord, isSchema, ownKeyword } from "./keywords.js";
+import type { Predicate } from "./predicates.js";
 import {
   buildIndex,
   ownBase,
@@ -16,10 +17,17 @@ import {
   resolveRef,
   type SchemaIndex,
 } from "./resolve-ref.js";
-import { compileSafePattern, type SafePattern } from "./safe-regex.js";
-import type { ArrayInfo, ObjectInfo } from "./scopes.js";
 import type { SchemaNode } from "./types.js";
-import { type Memo, NOTE_UNRESOLVED, type Work } from "./work.js";
+import {
+  ALTERNATIVE_KEYWORDS,
+  DESCRIBING_KEYWORDS,
+  hasAnyKeyword,
+  IN_PLACE_KEYWORDS,
+  KEYWORDS,
+  ownBranchChecks,
+  REFERENCE_KEYWORDS,
+} from "./vocabulary.js";
+import { NOTE_UNRESOLVED, type Work } from "./work.js";
 
 let nextId = 1;
 
@@ -35,27 +43,26 @@ export const K_SCHEMA = 3;
 export const K_ALL = 4;
 /** Node kind: a disjunction. */
 export const K_ANY = 5;
+/** Node kind: depends on a pattern that could not be evaluated. */
+export const K_UNDECIDED = 6;
 
-/** Most member-schema results memoized per node (hostile arguments may bring endless distinct keys). */
-export const MAX_CHILD_MEMO = 4096;
-/** Most composite nodes interned per document. */
+/** Most finished answers kept per node (hostile arguments may bring endless distinct keys). */
+export const MAX_ANSWERS = 4096;
+/** Most composite nodes interned per document (past it, per computation: see `intern`). */
 const MAX_INTERNED = 50_000;
 
-/** Base of every node; the fields are memo slots filled on first use. */
+/** A finished computation's result and the units it cost from scratch. */
+export interface Costed<T> {
+  readonly value: T;
+  readonly cost: number;
+}
+
+/** Base of every node. */
 export class NodeBase implements SchemaNode {
   readonly id = nextId++;
-  exp: Expansion | undefined = undefined;
-  readWhole: Memo<Reading> | undefined = undefined;
-  readFraction: Memo<Reading> | undefined = undefined;
-  topWhole: Memo<Reading> | undefined = undefined;
-  topFraction: Memo<Reading> | undefined = undefined;
-  objectPred: Memo<Pred> | undefined = undefined;
-  valuePred: Memo<Pred> | undefined = undefined;
-  arrayOk: Memo<boolean> | undefined = undefined;
-  children: Map<string, NodeBase> | undefined = undefined;
-  items: Map<number, NodeBase> | undefined = undefined;
-  objectInfo: ObjectInfo | undefined = undefined;
-  arrayInfo: ArrayInfo | undefined = undefined;
+  expanded: Expansion | undefined = undefined;
+  /** Finished answers about this node, by question (see ./reader.ts), shared by every call. */
+  answers: Map<string, Costed<unknown>> | undefined = undefined;
   constructor(
     readonly kind: number,
     readonly isUnknown: boolean,
@@ -69,38 +76,18 @@ export const UNKNOWN_NODE_IMPL = new NodeBase(K_UNKNOWN, true, null);
 export const FALSE_NODE = new NodeBase(K_FALSE, true, null);
 /** A position whose schema was too complex to read: every call on it notes `schema-too-complex`. */
 export const TOO_COMPLEX_NODE = new NodeBase(K_COMPLEX, false, null);
+/** A member whose node depends on a pattern that could not be evaluated: reads as unknown, notes `schema-pattern-unevaluated`. */
+export const UNDECIDED_NODE = new NodeBase(K_UNDECIDED, false, null);
 
 /** Marks a `$ref` that did not resolve. */
 export const UNRESOLVED: unique symbol = Symbol("unresolved");
 
-/** `properties`, `patternProperties`, `additionalProperties`, `unevaluatedProperties` of one schema object. */
-export interface ObjectKeywords {
-  readonly properties: JsonSchemaObject | undefined;
-  readonly patterns: readonly { readonly pattern: SafePattern; readonly node: NodeBase }[];
-  /** Some pattern was rejected by the safe-regex policy. */
-  readonly rejected: boolean;
-  readonly additional: NodeBase | undefined;
-  readonly unevaluated: NodeBase | undefined;
-}
-
-/** The array keywords of one schema object. */
-export interface ArrayKeywords {
-  /** `prefixItems` (2020-12) or `items` as an array (draft-07). */
-  readonly prefix: readonly (NodeBase | undefined)[] | undefined;
-  /** `items` after `prefixItems`, `additionalItems` after an `items` array, or `items` alone. */
-  readonly rest: NodeBase | undefined;
-  readonly unevaluated: NodeBase | undefined;
-}
-
 /** One schema object, read in the context of its base URI. */
-export class SchNode extends NodeBase {
-  conjuncts: readonly (NodeBase | typeof UNRESOLVED)[] | undefined = undefined;
-  disjunctions: readonly Disj[] | undefined = undefined;
-  types: readonly string[] | undefined | null = null;
-  objectKeywords: ObjectKeywords | undefined = undefined;
-  arrayKeywords: ArrayKeywords | undefined = undefined;
-  ownObjectPred: Pred | undefined = undefined;
-  ownValuePred: Pred | undefined = undefined;
+export class SchemaObjectNode extends NodeBase {
+  ownConjuncts: readonly (NodeBase | typeof UNRESOLVED)[] | undefined = undefined;
+  ownDisjunctions: readonly Disjunction[] | undefined = undefined;
+  /** What its own `const`/`enum` require of a member's value (see ./branch-filter.ts); no budget involved. */
+  ownValuePredicate: unknown = undefined;
   /** Visit mark of the closure walk. */
   mark = 0;
   constructor(
@@ -108,12 +95,12 @@ export class SchNode extends NodeBase {
     readonly raw: JsonSchemaObject,
     readonly base: string,
   ) {
-    super(K_SCHEMA, !describesSomething(raw), doc);
+    super(K_SCHEMA, !hasAnyKeyword(raw, DESCRIBING_KEYWORDS), doc);
   }
 }
 
 /** A conjunction of nodes (never nested, never fewer than two). */
-export class AllNode extends NodeBase {
+export class ConjunctionNode extends NodeBase {
   constructor(
     doc: Doc,
     readonly members: readonly NodeBase[],
@@ -123,56 +110,59 @@ export class AllNode extends NodeBase {
 }
 
 /** A disjunction of nodes: the children of an anyOf's branches. */
-export class AnyNode extends NodeBase {
-  readonly disj: Disj;
+export class DisjunctionNode extends NodeBase {
+  readonly disjunction: Disjunction;
   constructor(doc: Doc, members: readonly NodeBase[]) {
     super(K_ANY, false, doc);
-    this.disj = new Disj(members, true, undefined, []);
+    this.disjunction = new Disjunction(members, true, undefined);
   }
 }
 
-/** OpenAPI `discriminator`. */
-export interface Discriminator {
-  readonly propertyName: string;
-  readonly mapping: ReadonlyMap<string, string>;
-}
-
 /** A disjunction in a node's expansion: `anyOf`, `oneOf`, `if`'s then/else, or an Any node. */
-export class Disj {
+export class Disjunction {
   readonly id = nextId++;
-  keptForObject: readonly NodeBase[] | undefined = undefined;
-  keptForArray: readonly NodeBase[] | undefined = undefined;
-  /** Per branch: the object predicate, including the discriminator's. */
-  branchPreds: readonly Pred[] | undefined = undefined;
   constructor(
     readonly branches: readonly NodeBase[],
     /** anyOf/oneOf/Any: branches the value cannot match are set aside; if/then/else: never. */
-    readonly filterable: boolean,
-    readonly discriminator: Discriminator | undefined,
-    /** Per branch: its `$ref` text, for the discriminator. */
-    readonly refs: readonly (string | undefined)[],
+    readonly selectable: boolean,
+    /** Per branch: what the schema object's own keywords require of it (`discriminator`); undefined: nothing. */
+    readonly branchChecks: readonly Predicate[] | undefined,
   ) {}
 }
 
 /** A node's in-place structure: the schema objects that all apply, and the disjunctions that apply. */
 export interface Expansion {
-  readonly owns: readonly SchNode[];
-  readonly disjs: readonly Disj[];
+  readonly schemaObjects: readonly SchemaObjectNode[];
+  readonly disjunctions: readonly Disjunction[];
   /** Some conjunct is the `false` schema. */
   readonly hasFalse: boolean;
   /** NOTE_UNRESOLVED when a conjunct `$ref` did not resolve. */
   readonly notes: number;
+  /** Units charged each time a computation uses this expansion (schema objects the closure visits). */
+  readonly cost: number;
 }
 
-const EMPTY_EXPANSION: Expansion = { owns: [], disjs: [], hasFalse: false, notes: 0 };
-const FALSE_EXPANSION: Expansion = { owns: [], disjs: [], hasFalse: true, notes: 0 };
+const EMPTY_EXPANSION: Expansion = {
+  schemaObjects: [],
+  disjunctions: [],
+  hasFalse: false,
+  notes: 0,
+  cost: 0,
+};
+const FALSE_EXPANSION: Expansion = {
+  schemaObjects: [],
+  disjunctions: [],
+  hasFalse: true,
+  notes: 0,
+  cost: 0,
+};
 
 /** One compiled schema document: nodes per schema object, the ref index, interned composites. */
 export class Doc {
   private index: SchemaIndex | undefined = undefined;
   // A Map, not a WeakMap: the keys are this document's own subschemas, alive as
   // long as the document is, and Map is far cheaper for the garbage collector.
-  private readonly nodes = new Map<object, SchNode | Map<string, SchNode>>();
+  private readonly nodes = new Map<object, SchemaObjectNode | Map<string, SchemaObjectNode>>();
   private readonly interned = new Map<string, NodeBase>();
   constructor(
     readonly root: JsonSchemaObject,
@@ -188,22 +178,26 @@ export class Doc {
   }
 
   /** The node of a schema object whose own base URI is `base`. */
-  nodeAt(raw: JsonSchemaObject, base: string): SchNode {
+  nodeAt(raw: JsonSchemaObject, base: string): SchemaObjectNode {
     const found = this.nodes.get(raw);
-    if (found instanceof SchNode) {
+    if (found instanceof SchemaObjectNode) {
       if (found.base === base) return found;
-      const m = new Map<string, SchNode>([[found.base, found]]);
+      const m = new Map<string, SchemaObjectNode>([[found.base, found]]);
       this.nodes.set(raw, m);
       return this.fresh(m, raw, base);
     }
     if (found !== undefined) return found.get(base) ?? this.fresh(found, raw, base);
-    const n = new SchNode(this, raw, base);
+    const n = new SchemaObjectNode(this, raw, base);
     this.nodes.set(raw, n);
     return n;
   }
 
-  private fresh(m: Map<string, SchNode>, raw: JsonSchemaObject, base: string): SchNode {
-    const n = new SchNode(this, raw, base);
+  private fresh(
+    m: Map<string, SchemaObjectNode>,
+    raw: JsonSchemaObject,
+    base: string,
+  ): SchemaObjectNode {
+    const n = new SchemaObjectNode(this, raw, base);
     m.set(base, n);
     return n;
   }
@@ -226,12 +220,18 @@ export class Doc {
     return this.nodeAt(t.raw, t.base);
   }
 
-  /** Interns a composite so equal formulas share one node (and its memo). */
-  intern(key: string, make: () => NodeBase): NodeBase {
-    const found = this.interned.get(key);
+  /**
+   * Interns a composite so equal formulas share one node (and its answers).
+   * Past MAX_INTERNED the computation's own table takes over, so equal
+   * formulas are still one node within a call and costs do not depend on how
+   * full the document's table is.
+   */
+  intern(key: string, make: () => NodeBase, local: Map<string, unknown>): NodeBase {
+    const found = this.interned.get(key) ?? (local.get(key) as NodeBase | undefined);
     if (found !== undefined) return found;
     const n = make();
     if (this.interned.size < MAX_INTERNED) this.interned.set(key, n);
+    else local.set(key, n);
     return n;
   }
 }
@@ -249,170 +249,97 @@ function internKey(tag: string, nodes: readonly NodeBase[]): string {
 }
 
 /** The disjunction of `members`: `false` members drop out; all unknown → unknown. */
-export function makeAny(doc: Doc, members: readonly NodeBase[]): NodeBase {
+export function makeAny(doc: Doc, members: readonly NodeBase[], work: Work): NodeBase {
   const list = sortedUnique(members.filter((m) => m.kind !== K_FALSE));
   if (list.length === 0) return FALSE_NODE;
   if (list.length === 1) return list[0]!;
   if (list.every((m) => m.isUnknown)) return UNKNOWN_NODE_IMPL;
-  return doc.intern(internKey("|", list), () => new AnyNode(doc, list));
+  work.charge(list.length);
+  return doc.intern(internKey("|", list), () => new DisjunctionNode(doc, list), work.interned);
 }
 
 /** The conjunction of `members`: unknown members drop out; any `false` → false; nested All flattened. */
-export function makeAll(doc: Doc, members: readonly NodeBase[]): NodeBase {
+export function makeAll(doc: Doc, members: readonly NodeBase[], work: Work): NodeBase {
   const flat: NodeBase[] = [];
   for (const m of members) {
     if (m.kind === K_FALSE) return FALSE_NODE;
     if (m.isUnknown) continue;
-    if (m instanceof AllNode) flat.push(...m.members);
+    if (m instanceof ConjunctionNode) flat.push(...m.members);
     else flat.push(m);
   }
   const list = sortedUnique(flat);
   if (list.length === 0) return UNKNOWN_NODE_IMPL;
   if (list.length === 1) return list[0]!;
-  return doc.intern(internKey("&", list), () => new AllNode(doc, list));
-}
-
-/** The valid `type` names of a schema object (memoized). */
-export function typesOf(s: SchNode): readonly string[] | undefined {
-  if (s.types === null) s.types = typeNames(s.raw);
-  return s.types;
+  work.charge(list.length);
+  return doc.intern(internKey("&", list), () => new ConjunctionNode(doc, list), work.interned);
 }
 
 /** allOf items and `$ref`/`$dynamicRef`/`$recursiveRef` targets (memoized). */
-export function conjunctsOf(s: SchNode): readonly (NodeBase | typeof UNRESOLVED)[] {
-  if (s.conjuncts !== undefined) return s.conjuncts;
+export function conjunctsOf(s: SchemaObjectNode): readonly (NodeBase | typeof UNRESOLVED)[] {
+  if (s.ownConjuncts !== undefined) return s.ownConjuncts;
   let out: (NodeBase | typeof UNRESOLVED)[] = NONE;
-  if (hasAny(s.raw, CONJUNCT_KEYWORDS)) {
+  if (hasAnyKeyword(s.raw, IN_PLACE_KEYWORDS)) {
     out = [];
-    const allOf = kw(s.raw, "allOf");
-    if (Array.isArray(allOf)) {
-      for (const item of allOf) {
+    for (const k of IN_PLACE_LIST_KEYWORDS) {
+      const items = ownKeyword(s.raw, k);
+      if (!Array.isArray(items)) continue;
+      for (const item of items) {
         const n = s.doc!.nodeFor(item, s.base);
         if (n !== undefined) out.push(n);
       }
     }
-    for (const k of REF_KEYWORDS) {
-      const ref = kw(s.raw, k);
+    for (const k of REFERENCE_KEYWORDS) {
+      const ref = ownKeyword(s.raw, k);
       if (typeof ref === "string") out.push(s.doc!.resolve(k, ref, s.base) ?? UNRESOLVED);
     }
   }
-  s.conjuncts = out;
+  s.ownConjuncts = out;
   return out;
 }
 
 const NONE: never[] = [];
-const REF_KEYWORDS = ["$ref", "$dynamicRef", "$recursiveRef"];
-const CONJUNCT_KEYWORDS = ["allOf", ...REF_KEYWORDS];
-const DISJUNCT_KEYWORDS = ["anyOf", "oneOf", "if"];
-
-function hasAny(raw: JsonSchemaObject, keys: readonly string[]): boolean {
-  for (const k of keys) if (Object.hasOwn(raw, k)) return true;
-  return false;
-}
+/** `allOf`: in-place applicators whose value is a list of subschemas. */
+const IN_PLACE_LIST_KEYWORDS = KEYWORDS.filter(
+  (k) => k.subschemas?.applies === "in-place" && k.subschemas.shape === "list",
+).map((k) => k.name);
+/** `anyOf`, `oneOf`: alternatives a value may set aside. */
+const SELECTABLE_KEYWORDS = KEYWORDS.filter(
+  (k) => k.subschemas?.applies === "alternatives" && k.selectable === true,
+).map((k) => k.name);
 
 /** anyOf, oneOf and if's then/else of one schema object (memoized). */
-export function disjunctionsOf(s: SchNode): readonly Disj[] {
-  if (s.disjunctions !== undefined) return s.disjunctions;
-  if (!hasAny(s.raw, DISJUNCT_KEYWORDS)) {
-    s.disjunctions = NONE;
+export function disjunctionsOf(s: SchemaObjectNode): readonly Disjunction[] {
+  if (s.ownDisjunctions !== undefined) return s.ownDisjunctions;
+  if (!hasAnyKeyword(s.raw, ALTERNATIVE_KEYWORDS)) {
+    s.ownDisjunctions = NONE;
     return NONE;
   }
-  const out: Disj[] = [];
-  const disc = discriminatorOf(s.raw);
-  for (const k of ["anyOf", "oneOf"]) {
-    const list = kw(s.raw, k);
+  const out: Disjunction[] = [];
+  for (const k of SELECTABLE_KEYWORDS) {
+    const list = ownKeyword(s.raw, k);
     if (!Array.isArray(list)) continue;
     const branches: NodeBase[] = [];
-    const refs: (string | undefined)[] = [];
+    const raws: unknown[] = [];
     for (const item of list) {
       const n = s.doc!.nodeFor(item, s.base);
       if (n === undefined) continue;
       branches.push(n);
-      const ref = isRecord(item) ? kw(item, "$ref") : undefined;
-      refs.push(typeof ref === "string" ? ref : undefined);
+      raws.push(item);
     }
-    if (branches.length > 0) out.push(new Disj(branches, true, disc, refs));
+    if (branches.length > 0) {
+      out.push(new Disjunction(branches, true, ownBranchChecks(s.raw, raws)));
+    }
   }
-  if (isSchema(kw(s.raw, "if"))) {
+  if (isSchema(ownKeyword(s.raw, "if"))) {
     const branches: NodeBase[] = [];
     for (const k of ["then", "else"]) {
-      const n = s.doc!.nodeFor(kw(s.raw, k), s.base);
+      const n = s.doc!.nodeFor(ownKeyword(s.raw, k), s.base);
       if (n !== undefined) branches.push(n);
     }
-    if (branches.length > 0) out.push(new Disj(branches, false, undefined, []));
+    if (branches.length > 0) out.push(new Disjunction(branches, false, undefined));
   }
-  s.disjunctions = out;
+  s.ownDisjunctions = out;
   return out;
-}
-
-function discriminatorOf(raw: JsonSchemaObject): Discriminator | undefined {
-  const d = kw(raw, "discriminator");
-  if (!isRecord(d)) return undefined;
-  const propertyName = kw(d, "propertyName");
-  if (typeof propertyName !== "string") return undefined;
-  const mapping = new Map<string, string>();
-  const m = kw(d, "mapping");
-  if (isRecord(m)) {
-    for (const k of Object.keys(m)) {
-      const v = m[k];
-      if (typeof v === "string") mapping.set(k, v);
-    }
-  }
-  return { propertyName, mapping };
-}
-
-/** The object keywords of one schema object (memoized); patterns compiled under the safe-regex policy. */
-export function objectKeywordsOf(s: SchNode): ObjectKeywords {
-  if (s.objectKeywords !== undefined) return s.objectKeywords;
-  const doc = s.doc!;
-  const props = kw(s.raw, "properties");
-  const patterns: { pattern: SafePattern; node: NodeBase }[] = [];
-  let rejected = false;
-  const pp = kw(s.raw, "patternProperties");
-  if (isRecord(pp)) {
-    for (const source of Object.keys(pp)) {
-      const node = doc.nodeFor(pp[source], s.base);
-      if (node === undefined) continue;
-      const pattern = compileSafePattern(source);
-      if (pattern === undefined) rejected = true;
-      else patterns.push({ pattern, node });
-    }
-  }
-  s.objectKeywords = {
-    properties: isRecord(props) ? props : undefined,
-    patterns,
-    rejected,
-    additional: doc.nodeFor(kw(s.raw, "additionalProperties"), s.base),
-    unevaluated: doc.nodeFor(kw(s.raw, "unevaluatedProperties"), s.base),
-  };
-  return s.objectKeywords;
-}
-
-/** The array keywords of one schema object (memoized). */
-export function arrayKeywordsOf(s: SchNode): ArrayKeywords {
-  if (s.arrayKeywords !== undefined) return s.arrayKeywords;
-  const doc = s.doc!;
-  const list = (v: unknown) =>
-    Array.isArray(v) ? v.map((x) => doc.nodeFor(x, s.base)) : undefined;
-  const prefixItems = list(kw(s.raw, "prefixItems"));
-  const items = kw(s.raw, "items");
-  let prefix: (NodeBase | undefined)[] | undefined;
-  let rest: NodeBase | undefined;
-  if (prefixItems !== undefined) {
-    prefix = prefixItems;
-    rest = doc.nodeFor(items, s.base);
-  } else if (Array.isArray(items)) {
-    prefix = list(items);
-    rest = doc.nodeFor(kw(s.raw, "additionalItems"), s.base);
-  } else {
-    rest = doc.nodeFor(items, s.base);
-  }
-  s.arrayKeywords = {
-    prefix,
-    rest,
-    unevaluated: doc.nodeFor(kw(s.raw, "unevaluatedItems"), s.base),
-  };
-  return s.arrayKeywords;
 }
 
 /**
@@ -422,56 +349,77 @@ export function arrayKeywordsOf(s: SchNode): ArrayKeywords {
  * disjunction.
  */
 export function expansion(node: NodeBase, work: Work): Expansion {
-  if (node.exp !== undefined) return node.exp;
+  const e = expansionOf(node);
+  if (e.cost !== 0) work.charge(e.cost);
+  return e;
+}
+
+/** The expansion, computed once per node; its cost is charged by `expansion` at every use. */
+function expansionOf(node: NodeBase): Expansion {
+  if (node.expanded !== undefined) return node.expanded;
   let e: Expansion;
-  if (node instanceof SchNode) e = closure(node, work);
-  else if (node instanceof AllNode) e = merge(node.members, work);
-  else if (node instanceof AnyNode) e = { owns: [], disjs: [node.disj], hasFalse: false, notes: 0 };
+  if (node instanceof SchemaObjectNode) e = closure(node);
+  else if (node instanceof ConjunctionNode) e = merge(node.members);
+  else if (node instanceof DisjunctionNode)
+    e = { schemaObjects: [], disjunctions: [node.disjunction], hasFalse: false, notes: 0, cost: 0 };
   else e = node.kind === K_FALSE ? FALSE_EXPANSION : EMPTY_EXPANSION;
-  node.exp = e;
+  node.expanded = e;
   return e;
 }
 
 let closureMark = 0;
 
-function closure(start: SchNode, work: Work): Expansion {
+function closure(start: SchemaObjectNode): Expansion {
   const first = conjunctsOf(start);
   if (first.length === 0)
-    return { owns: [start], disjs: disjunctionsOf(start), hasFalse: false, notes: 0 };
-  const owns: SchNode[] = [];
-  const disjs: Disj[] = [];
+    return {
+      schemaObjects: [start],
+      disjunctions: disjunctionsOf(start),
+      hasFalse: false,
+      notes: 0,
+      cost: 0,
+    };
+  const schemaObjects: SchemaObjectNode[] = [];
+  const disjunctions: Disjunction[] = [];
   let hasFalse = false;
   let notes = 0;
   // A mark per closure instead of a Set: this loop may visit many nodes.
   const mark = ++closureMark;
-  const todo: SchNode[] = [start];
+  const todo: SchemaObjectNode[] = [start];
   while (todo.length > 0) {
     const s = todo.pop()!;
     if (s.mark === mark) continue;
     s.mark = mark;
-    work.charge();
-    owns.push(s);
+    schemaObjects.push(s);
     for (const c of conjunctsOf(s)) {
       if (c === UNRESOLVED) notes |= NOTE_UNRESOLVED;
       else if (c.kind === K_FALSE) hasFalse = true;
-      else if (c instanceof SchNode) todo.push(c);
+      else if (c instanceof SchemaObjectNode) todo.push(c);
     }
-    for (const d of disjunctionsOf(s)) disjs.push(d);
+    for (const d of disjunctionsOf(s)) disjunctions.push(d);
   }
-  return { owns, disjs, hasFalse, notes };
+  return { schemaObjects, disjunctions, hasFalse, notes, cost: schemaObjects.length };
 }
 
-function merge(members: readonly NodeBase[], work: Work): Expansion {
-  const owns = new Set<SchNode>();
-  const disjs = new Set<Disj>();
+function merge(members: readonly NodeBase[]): Expansion {
+  const schemaObjects = new Set<SchemaObjectNode>();
+  const disjunctions = new Set<Disjunction>();
   let hasFalse = false;
   let notes = 0;
+  let cost = 0;
   for (const m of members) {
-    const e = expansion(m, work);
-    for (const s of e.owns) owns.add(s);
-    for (const d of e.disjs) disjs.add(d);
+    const e = expansionOf(m);
+    cost += e.cost;
+    for (const s of e.schemaObjects) schemaObjects.add(s);
+    for (const d of e.disjunctions) disjunctions.add(d);
     hasFalse ||= e.hasFalse;
     notes |= e.notes;
   }
-  return { owns: [...owns], disjs: [...disjs], hasFalse, notes };
+  return {
+    schemaObjects: [...schemaObjects],
+    disjunctions: [...disjunctions],
+    hasFalse,
+    notes,
+    cost,
+  };
 }

@@ -1,7 +1,5 @@
 // Readings as small integers, ordered so that a conjunction is the maximum:
 // drop < unknown < number < ambiguous < integer < none.
-import type { JsonSchemaObject } from "../json-schema.js";
-import { kw } from "./keywords.js";
 import type { NumberReading } from "./types.js";
 
 /** A reading inside the reader: "drop" (a cut cycle: contributes nothing) and "none" (numbers not admitted) never leave it. */
@@ -30,7 +28,7 @@ export const PUBLIC_READING: readonly NumberReading[] = [
 ];
 
 /** Conjunction: none wins, then integer, ambiguous, number, unknown. */
-export function conj(a: Reading, b: Reading): Reading {
+export function conjunction(a: Reading, b: Reading): Reading {
   return a > b ? a : b;
 }
 
@@ -62,43 +60,4 @@ function fromMask(m: number): Reading {
   if ((m & BIT_INTEGER) !== 0)
     return (m & (BIT_NUMBER | BIT_UNKNOWN)) !== 0 ? R_AMBIGUOUS : R_INTEGER;
   return (m & BIT_NUMBER) !== 0 ? R_NUMBER : R_UNKNOWN;
-}
-
-/**
- * The reading of one schema object's own keywords (`type`, `const`, `enum`,
- * `multipleOf`), conjoined; "drop" (contributes nothing) when it has none of
- * them. `type` lists are a disjunction of their names, so
- * `["integer","number"]` is ambiguous (number for a non-whole value).
- */
-export function ownReading(
-  schema: JsonSchemaObject,
-  types: readonly string[] | undefined,
-  whole: boolean,
-): Reading {
-  let r: Reading = R_DROP;
-  if (types !== undefined) {
-    const int = types.includes("integer");
-    const num = types.includes("number");
-    r = conj(
-      r,
-      int && num ? (whole ? R_AMBIGUOUS : R_NUMBER) : int ? R_INTEGER : num ? R_NUMBER : R_NONE,
-    );
-  }
-  if (Object.hasOwn(schema, "const")) r = conj(r, valuesReading([schema.const]));
-  const e = kw(schema, "enum");
-  if (Array.isArray(e)) r = conj(r, valuesReading(e));
-  const m = kw(schema, "multipleOf");
-  if (typeof m === "number" && Number.isInteger(m) && m > 0) r = conj(r, R_INTEGER);
-  return r;
-}
-
-/** `const`/`enum`: all numeric members whole → integer; some not → number; none numeric → none. */
-function valuesReading(values: readonly unknown[]): Reading {
-  let numbers = 0;
-  for (const v of values) {
-    if (typeof v !== "number") continue;
-    if (!Number.isInteger(v)) return R_NUMBER;
-    numbers++;
-  }
-  return numbers > 0 ? R_INTEGER : R_NONE;
 }

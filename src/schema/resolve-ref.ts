@@ -4,7 +4,12 @@
 
 import { parsePointer } from "../json-pointer.js";
 import type { JsonSchemaObject } from "../json-schema.js";
-import { isRecord, isSchema, kw } from "./keywords.js";
+import { isRecord, isSchema, ownKeyword } from "./keywords.js";
+import {
+  LIST_SUBSCHEMA_KEYWORDS,
+  MAP_SUBSCHEMA_KEYWORDS,
+  SINGLE_SUBSCHEMA_KEYWORDS,
+} from "./vocabulary.js";
 
 /** Base URI of a root schema without `$id`; never fetched (the `.invalid` TLD cannot resolve). */
 export const DEFAULT_BASE = "https://schema.invalid/root";
@@ -42,7 +47,7 @@ function stripFragment(href: string): string {
 
 /** The base URI of a schema object: its `$id` resolved against the parent's base, else the parent's base. */
 export function ownBase(schema: JsonSchemaObject, parentBase: string): string {
-  const id = kw(schema, "$id");
+  const id = ownKeyword(schema, "$id");
   if (typeof id !== "string" || id === "" || id[0] === "#") return parentBase;
   const u = parseUrl(id, parentBase);
   return u === undefined ? parentBase : stripFragment(u.href);
@@ -53,29 +58,9 @@ export function rootBase(schema: JsonSchemaObject): string {
   return ownBase(schema, DEFAULT_BASE);
 }
 
-const SINGLE = [
-  "additionalProperties",
-  "unevaluatedProperties",
-  "additionalItems",
-  "unevaluatedItems",
-  "contains",
-  "not",
-  "if",
-  "then",
-  "else",
-  "propertyNames",
-  "contentSchema",
-  "items",
-];
-const LISTS = ["allOf", "anyOf", "oneOf", "prefixItems", "items"];
-const MAPS = [
-  "properties",
-  "patternProperties",
-  "$defs",
-  "definitions",
-  "dependentSchemas",
-  "dependencies",
-];
+const SINGLE = SINGLE_SUBSCHEMA_KEYWORDS;
+const LISTS = LIST_SUBSCHEMA_KEYWORDS;
+const MAPS = MAP_SUBSCHEMA_KEYWORDS;
 
 /** Walks every subschema once (iteratively: no stack overflow) and records resources and anchors; first one wins. */
 export function buildIndex(root: JsonSchemaObject, base: string): SchemaIndex {
@@ -94,7 +79,7 @@ export function buildIndex(root: JsonSchemaObject, base: string): SchemaIndex {
     if (seen.has(s)) continue;
     seen.add(s);
     let b = parentBase;
-    const id = kw(s, "$id");
+    const id = ownKeyword(s, "$id");
     if (typeof id === "string" && id !== "") {
       const u = parseUrl(id, parentBase);
       if (u !== undefined) {
@@ -108,20 +93,20 @@ export function buildIndex(root: JsonSchemaObject, base: string): SchemaIndex {
       }
     }
     if (!baseOf.has(s)) baseOf.set(s, b);
-    const anchor = kw(s, "$anchor");
+    const anchor = ownKeyword(s, "$anchor");
     if (typeof anchor === "string") setOnce(anchors, `${b}#${anchor}`, s, b);
-    const dyn = kw(s, "$dynamicAnchor");
+    const dyn = ownKeyword(s, "$dynamicAnchor");
     if (typeof dyn === "string") {
       setOnce(anchors, `${b}#${dyn}`, s, b);
       setOnce(dynamicAnchors, `${b}#${dyn}`, s, b);
     }
-    for (const k of SINGLE) add(kw(s, k), b);
+    for (const k of SINGLE) add(ownKeyword(s, k), b);
     for (const k of LISTS) {
-      const v = kw(s, k);
+      const v = ownKeyword(s, k);
       if (Array.isArray(v)) for (const x of v) add(x, b);
     }
     for (const k of MAPS) {
-      const v = kw(s, k);
+      const v = ownKeyword(s, k);
       if (isRecord(v)) for (const key of Object.keys(v)) add(v[key], b);
     }
   }
@@ -215,7 +200,7 @@ export function resolveDynamicRef(
   const hash = ref.indexOf("#");
   const name = hash < 0 ? "" : decodeFragment(ref.slice(hash));
   if (name === undefined || name === "" || name[0] === "/") return t;
-  if (kw(t.raw, "$dynamicAnchor") !== name) return t;
+  if (ownKeyword(t.raw, "$dynamicAnchor") !== name) return t;
   return index().dynamicAnchors.get(`${root.base}#${name}`) ?? t;
 }
 
@@ -227,6 +212,7 @@ export function resolveRecursiveRef(
   base: string,
 ): RefTarget | undefined {
   const t = resolveRef(root, index, ref, base);
-  if (t === undefined || !isRecord(t.raw) || kw(t.raw, "$recursiveAnchor") !== true) return t;
-  return isRecord(root.raw) && kw(root.raw, "$recursiveAnchor") === true ? root : t;
+  if (t === undefined || !isRecord(t.raw) || ownKeyword(t.raw, "$recursiveAnchor") !== true)
+    return t;
+  return isRecord(root.raw) && ownKeyword(root.raw, "$recursiveAnchor") === true ? root : t;
 }

@@ -1,3 +1,8 @@
+// DEPRECATED (issue 13): the decoder no longer uses this shape heuristic; it
+// tests patterns only through a linear-time engine (src/patterns). Kept only
+// because repair's validator (src/repair/validator.ts) still imports it; delete
+// it once repair uses src/patterns.
+//
 // `patternProperties` regexes come from untrusted servers, and JavaScript's
 // backtracking engine cannot be interrupted, so a pattern is only run when it
 // cannot backtrack catastrophically on the keys it is tested against.

@@ -2,7 +2,10 @@
 export type NumberReading = "integer" | "number" | "ambiguous" | "unknown";
 
 /** A finding of the schema reader, reported at the position the call was made for. */
-export type SchemaNote = "schema-ref-unresolved" | "schema-too-complex";
+export type SchemaNote =
+  | "schema-ref-unresolved"
+  | "schema-too-complex"
+  | "schema-pattern-unevaluated";
 
 /** Receives the reader's notes for the writer's current position. */
 export type NoteSink = (code: SchemaNote) => void;

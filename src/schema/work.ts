@@ -1,34 +1,42 @@
 // Bounded, cycle-safe, memoized recursion over schema nodes.
 //
-// Every public call gets a Work with a budget of WORK_BUDGET units (one unit
-// per node visited or schema object walked) and a depth limit; past either,
-// the call gives up with WORK_EXCEEDED and its position reads as too complex.
-// The nodes being computed at that moment are marked as failed, so later calls
-// that need them give up at once instead of spending the budget again.
+// One computation (a reading, a member's node, an object's or array's info)
+// runs with a Work: the units it may spend (what is left of its call's budget,
+// see ./reader.ts) and a depth limit; past either it throws WORK_EXCEEDED.
+// Its memos live in its Op instances and die with it, so what a computation
+// costs depends only on the schema and its question, never on earlier calls.
 //
 // A node met again while it is being computed (a recursive schema at the same
-// position) contributes nothing (DROPPED). Results are memoized per node; a
-// result that depended on such a cut at a node lower on the stack is only valid
-// while that part of the stack stands, so it is kept in a per-call memo
-// checked against the stack frame it depends on (exact, and linear for
-// recursive unions).
+// position) contributes nothing (DROPPED). A result that depended on such a
+// cut at a node lower on the stack is only valid while that part of the stack
+// stands, so it is kept in a memo checked against the stack frame it depends
+// on (exact, and linear for recursive unions).
 
-/** Work units one public call may spend (a unit: one node visited or one schema object walked). */
-export const WORK_BUDGET = 20_000;
-/** Deepest nesting of in-place applicators followed in one call. */
+import type { PatternEngine } from "../patterns/engine.js";
+
+/** Deepest nesting of in-place applicators followed in one computation. */
 export const MAX_DEPTH = 200;
 
 /** Note bit: a `$ref` did not resolve. */
 export const NOTE_UNRESOLVED = 1;
 /** Note bit: the schema was too complex to read here. */
 export const NOTE_COMPLEX = 2;
+/** Note bit: a pattern this position depends on could not be evaluated. */
+export const NOTE_PATTERN = 4;
 
-/** Thrown when a call runs out of budget or depth; caught at the public boundary. */
+/** Thrown when a computation runs out of budget or depth; caught where the computation started. */
 export class WorkExceeded extends Error {
   override name = "WorkExceeded";
 }
 /** The one instance thrown (no stack capture per throw). */
 export const WORK_EXCEEDED = new WorkExceeded("schema too complex");
+
+/** Thrown when a member's node depends on a pattern that cannot be evaluated. */
+export class PatternUndecided extends Error {
+  override name = "PatternUndecided";
+}
+/** The one instance thrown. */
+export const PATTERN_UNDECIDED = new PatternUndecided("pattern not evaluated");
 
 /** True when `e` means "give up: too complex" (including a stack overflow). */
 export function isWorkExceeded(e: unknown): boolean {
@@ -37,7 +45,7 @@ export function isWorkExceeded(e: unknown): boolean {
 
 const NO_CUTS: readonly number[] = [];
 
-/** Budget and bookkeeping of one public call. */
+/** Budget and bookkeeping of one computation. */
 export class Work {
   units = 0;
   depth = 0;
@@ -45,9 +53,18 @@ export class Work {
   cuts: readonly number[] = NO_CUTS;
   /** Note bits gathered by the current computation. */
   notes = 0;
-  /** Spends one unit. */
-  charge(): void {
-    if (++this.units > WORK_BUDGET) throw WORK_EXCEEDED;
+  constructor(
+    /** Most units this computation may spend. */
+    readonly limit: number,
+    /** The engine that tests `patternProperties`; undefined: patterns are not evaluated. */
+    readonly patterns: PatternEngine | undefined,
+    /** The call's composites past the document's intern table (see Doc.intern). */
+    readonly interned: Map<string, unknown>,
+  ) {}
+  /** Spends `units` (default one); throws WORK_EXCEEDED past the limit. */
+  charge(units = 1): void {
+    this.units += units;
+    if (this.units > this.limit) throw WORK_EXCEEDED;
   }
 }
 
@@ -60,22 +77,6 @@ export interface Memo<T> {
   readonly notes: number;
 }
 
-/** A frozen memo per (small integer value, notes): memoizing readings allocates nothing. */
-const SHARED_MEMOS: readonly (readonly Memo<number>[])[] = Array.from({ length: 8 }, (_, value) =>
-  Array.from({ length: 4 }, (_, notes) => Object.freeze({ value, notes })),
-);
-
-/** The shared memo of a small integer result (0–7) and its note bits. */
-export function sharedMemo<T extends number>(value: T, notes: number): Memo<T> {
-  return SHARED_MEMOS[value]![notes] as Memo<T>;
-}
-
-/** The memo of a node whose computation ran out of budget. */
-export const FAILED: Memo<never> = Object.freeze({
-  value: undefined as never,
-  notes: NOTE_COMPLEX,
-});
-
 /** A result that depends on stack frames below its node. */
 interface Temp<T> extends Memo<T> {
   readonly cuts: readonly number[];
@@ -85,16 +86,16 @@ interface Temp<T> extends Memo<T> {
 
 let serials = 0;
 
-/** One recursive computation over nodes: where its memo lives and how to compute it. */
+/** One recursive computation over nodes: its memo (per computation) and how to compute a node. */
 export abstract class Op<N, T> {
   /** Nodes being computed, with their stack index. */
   readonly stack = new Map<N, number>();
   /** Serial of the frame at each stack index. */
   readonly frames: number[] = [];
-  /** Context-dependent results of this call. */
+  /** Context-dependent results of this computation. */
   readonly temp = new Map<N, Temp<T>>();
-  abstract get(node: N): Memo<T> | undefined;
-  abstract set(node: N, memo: Memo<T>): void;
+  /** Results that hold whatever the stack. */
+  readonly memo = new Map<N, Memo<T>>();
   abstract compute(node: N, work: Work): T;
 }
 
@@ -104,9 +105,8 @@ function addCuts(work: Work, cuts: readonly number[]): void {
 
 /** Runs `op` on `node`: memo, cycle cut, budget, then compute and memoize. */
 export function run<N, T>(work: Work, op: Op<N, T>, node: N): T | typeof DROPPED {
-  const memo = op.get(node);
+  const memo = op.memo.get(node);
   if (memo !== undefined) {
-    if (memo === FAILED) throw WORK_EXCEEDED;
     work.notes |= memo.notes;
     return memo.value;
   }
@@ -138,7 +138,6 @@ export function run<N, T>(work: Work, op: Op<N, T>, node: N): T | typeof DROPPED
   } catch (e) {
     op.stack.delete(node);
     work.depth--;
-    if (isWorkExceeded(e)) op.set(node, FAILED);
     throw e;
   }
   op.stack.delete(node);
@@ -146,7 +145,7 @@ export function run<N, T>(work: Work, op: Op<N, T>, node: N): T | typeof DROPPED
   const cuts = work.cuts.length === 0 ? NO_CUTS : work.cuts.filter((c) => c < index);
   const notes = work.notes;
   if (cuts.length === 0) {
-    op.set(node, { value, notes });
+    op.memo.set(node, { value, notes });
   } else {
     const high = Math.max(...cuts);
     op.temp.set(node, { value, notes, cuts, high, serial: op.frames[high]! });

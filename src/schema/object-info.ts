@@ -1,0 +1,244 @@
+// What an object or array value at a node needs before its members are read:
+// the notes of its in-place subschemas, the alternatives whose kept branches
+// depend on the value's content (and how to select them), the member names
+// any subschema declares, and where an array's elements stop differing.
+import {
+  ArrayAdmitsOp,
+  branchPredicatesOf,
+  keptForArray,
+  keptForObject,
+  ObjectPredicateOp,
+} from "./branch-filter.js";
+import { arrayKeywordsOf, objectKeywordsOf, type View } from "./children.js";
+import {
+  type Disjunction,
+  type Expansion,
+  expansion,
+  type NodeBase,
+  type SchemaObjectNode,
+} from "./nodes.js";
+import {
+  type BranchIndex,
+  candidateBranches,
+  evalObject,
+  indexBranches,
+  type Predicate,
+  predicateKeys,
+} from "./predicates.js";
+import type { ObjectProbe } from "./types.js";
+import type { Work } from "./work.js";
+
+/** A disjunction whose kept branches depend on the object's content. */
+export interface DynamicDisjunction {
+  readonly disjunction: Disjunction;
+  readonly predicates: readonly Predicate[];
+  /** Branches by a discriminating member's value, when there is one. */
+  readonly index: BranchIndex | undefined;
+  /** Kept branch indices without looking at the content ("0,2,"). */
+  readonly staticKey: string;
+  readonly allKey: string;
+}
+
+/** What objectScope needs of a node. */
+export interface ObjectInfo {
+  readonly notes: number;
+  readonly dynamic: readonly DynamicDisjunction[];
+  /** The member keys the dynamic predicates look at, in a fixed order. */
+  readonly keys: readonly string[];
+  /**
+   * Every member name a schema object in place here declares in `properties`
+   * (through every branch, kept or not), or undefined when some has
+   * `patternProperties`. A key outside it is evaluated by no `properties` and
+   * no pattern, so its node is the same as any other such key's: one
+   * question answers them all.
+   */
+  readonly named: ReadonlySet<string> | undefined;
+}
+
+/** What arrayScope needs of a node. */
+export interface ArrayInfo {
+  readonly notes: number;
+  /** From this index on, every element has the same node. */
+  readonly tail: number;
+}
+
+function indexKey(n: number, keep: (i: number) => boolean): string {
+  let k = "";
+  for (let i = 0; i < n; i++) if (keep(i)) k += `${i},`;
+  return k;
+}
+
+function predicateSize(p: Predicate): number {
+  return typeof p === "boolean" ? 1 : p.size;
+}
+
+/**
+ * Visits `node` and, through each disjunction met (once each), the branches
+ * `branchesOf` gives, each node once: one unit per node, plus its expansion.
+ */
+function traverse(
+  node: NodeBase,
+  work: Work,
+  onNode: (expanded: Expansion) => void,
+  branchesOf: (d: Disjunction) => readonly NodeBase[],
+): void {
+  const seen = new Set<NodeBase>();
+  const seenDisjunctions = new Set<Disjunction>();
+  const todo: NodeBase[] = [node];
+  while (todo.length > 0) {
+    const n = todo.pop()!;
+    if (seen.has(n)) continue;
+    seen.add(n);
+    work.charge();
+    const expanded = expansion(n, work);
+    onNode(expanded);
+    for (const d of expanded.disjunctions) {
+      if (seenDisjunctions.has(d)) continue;
+      seenDisjunctions.add(d);
+      for (const b of branchesOf(d)) todo.push(b);
+    }
+  }
+}
+
+export function computeObjectInfo(node: NodeBase, work: Work): ObjectInfo {
+  const objectPredicates = new ObjectPredicateOp();
+  let notes = 0;
+  const dynamic: DynamicDisjunction[] = [];
+  const keys = new Set<string>();
+  traverse(
+    node,
+    work,
+    (expanded) => {
+      notes |= expanded.notes;
+    },
+    (d) => {
+      const kept = keptForObject(d, work, objectPredicates);
+      if (!d.selectable) return kept;
+      const predicates = branchPredicatesOf(d, work, objectPredicates);
+      if (predicates.every((p) => typeof p === "boolean")) return kept;
+      const count = d.branches.length;
+      const keptSet = new Set(kept);
+      for (const p of predicates) predicateKeys(p, keys);
+      work.charge(count);
+      dynamic.push({
+        disjunction: d,
+        predicates,
+        index: indexBranches(predicates),
+        staticKey: indexKey(count, (i) => keptSet.has(d.branches[i]!)),
+        allKey: indexKey(count, () => true),
+      });
+      return kept;
+    },
+  );
+  return {
+    notes: notes | work.notes,
+    dynamic,
+    keys: [...keys],
+    named: namedMembers(node, work),
+  };
+}
+
+/** See ObjectInfo.named: through every branch, kept or not; undefined as soon as a pattern shows up. */
+function namedMembers(node: NodeBase, work: Work): ReadonlySet<string> | undefined {
+  const named = new Set<string>();
+  const seenObjects = new Set<SchemaObjectNode>();
+  let patterned = false;
+  traverse(
+    node,
+    work,
+    (expanded) => {
+      for (const s of expanded.schemaObjects) {
+        if (patterned || seenObjects.has(s)) continue;
+        seenObjects.add(s);
+        const k = objectKeywordsOf(s);
+        if (k.patterns.length > 0) patterned = true;
+        else if (k.properties !== undefined) {
+          const names = Object.keys(k.properties);
+          work.charge(names.length);
+          for (const name of names) named.add(name);
+        }
+      }
+    },
+    (d) => (patterned ? [] : d.branches),
+  );
+  return patterned ? undefined : named;
+}
+
+export function computeArrayInfo(node: NodeBase, work: Work): ArrayInfo {
+  const arrayAdmits = new ArrayAdmitsOp();
+  let notes = 0;
+  let tail = 0;
+  traverse(
+    node,
+    work,
+    (expanded) => {
+      notes |= expanded.notes;
+      for (const s of expanded.schemaObjects) {
+        const prefix = arrayKeywordsOf(s).prefix;
+        if (prefix !== undefined && prefix.length > tail) tail = prefix.length;
+      }
+    },
+    (d) => keptForArray(d, work, arrayAdmits),
+  );
+  return { notes: notes | work.notes, tail };
+}
+
+/** The parts of an object value the dynamic predicates look at, as one string (equal strings: equal verdicts). */
+export function probeSignature(keys: readonly string[], probe: ObjectProbe): string {
+  let out = "";
+  for (const k of keys) {
+    if (!probe.has(k)) {
+      out += "a";
+      continue;
+    }
+    const v = probe.primitive(k);
+    if (v === undefined) out += "c";
+    else if (v === null) out += "z";
+    else if (typeof v === "string") out += `s${v.length}:${v}`;
+    else if (typeof v === "number") out += `n${v};`;
+    else out += v ? "t" : "f";
+  }
+  return out;
+}
+
+/**
+ * The kept branches of each dynamic disjunction for one object's content,
+ * named by a key. Each predicate evaluated is charged its size; with a branch
+ * index only the branches the discriminating member's value can match are.
+ */
+export function selectBranches(
+  info: ObjectInfo,
+  probe: ObjectProbe,
+  work: Work,
+): { key: string; view: View | undefined } {
+  let key = "";
+  let view: Map<Disjunction, readonly NodeBase[]> | undefined;
+  for (let j = 0; j < info.dynamic.length; j++) {
+    const dynamic = info.dynamic[j]!;
+    const d = dynamic.disjunction;
+    const predicates = dynamic.predicates;
+    const candidates =
+      dynamic.index === undefined ? undefined : candidateBranches(dynamic.index, probe);
+    let kept = "";
+    const consider = (i: number) => {
+      const p = predicates[i]!;
+      work.charge(predicateSize(p));
+      if (evalObject(p, probe)) kept += `${i},`;
+    };
+    if (candidates === undefined) for (let i = 0; i < predicates.length; i++) consider(i);
+    else for (const i of candidates) consider(i);
+    work.charge();
+    if (kept === "") kept = dynamic.allKey;
+    if (kept === dynamic.staticKey) continue;
+    key += `${j}:${kept};`;
+    view ??= new Map();
+    view.set(
+      d,
+      kept
+        .split(",")
+        .filter((x) => x !== "")
+        .map((x) => d.branches[Number(x)]!),
+    );
+  }
+  return { key, view };
+}

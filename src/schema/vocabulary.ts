@@ -1,0 +1,344 @@
+// The keyword table: one definition per JSON Schema keyword the reader knows,
+// saying what that keyword says about a number's reading, about an object or
+// array value (to set branches aside), about a member's value, and which
+// subschemas it has and how they apply. Everything else is derived from this
+// table: which schema objects describe something, which keywords are in-place
+// applicators, alternatives, member or element keywords, and which
+// subschemas the `$ref` index walks. Adding a keyword touches this file.
+//
+// How member and element keywords combine (`properties`, then matching
+// `patternProperties`, else `additionalProperties`, else
+// `unevaluatedProperties`; `prefixItems[i]` then `items`, …) is one rule per
+// kind, in ./children.ts; the engine (./work.ts, ./reader.ts) knows no keyword.
+
+import type { JsonSchemaObject } from "../json-schema.js";
+import { isRecord } from "./keywords.js";
+import {
+  conjunction,
+  R_AMBIGUOUS,
+  R_DROP,
+  R_INTEGER,
+  R_NONE,
+  R_NUMBER,
+  type Reading,
+} from "./number-reading.js";
+import { and, objectValuesPredicate, type Predicate, valuesPredicate } from "./predicates.js";
+
+/** How a keyword's subschemas sit in the schema document. */
+export type SubschemaShape = "schema" | "list" | "map" | "schema-or-list";
+
+/** Where a keyword's subschemas apply. */
+export type Application =
+  /** At the same position, all of them (allOf, $ref). */
+  | "in-place"
+  /** At the same position, one of them (anyOf, oneOf; if's then/else). */
+  | "alternatives"
+  /** To an object's members. */
+  | "members"
+  /** To an array's elements. */
+  | "elements"
+  /** Not followed by the reader (not, contains, $defs, …); walked only to index `$id`s and anchors. */
+  | "none";
+
+/** What the object check of a keyword may ask of the branch-filtering engine. */
+export interface CheckContext {
+  /** The value check of a member's subschema (its own `const`/`enum`, through applicators); true when none. */
+  memberCheck(subschema: unknown): Predicate;
+}
+
+/** One keyword's definition. Every part is optional: a keyword says only what it says. */
+export interface KeywordDefinition {
+  readonly name: string;
+  readonly subschemas?: { readonly shape: SubschemaShape; readonly applies: Application };
+  /** Alternatives only: whether branches a value cannot match may be set aside (anyOf, oneOf: yes; if: no). */
+  readonly selectable?: boolean;
+  /** What the keyword's value says about a number: a whole one, or not (`whole`). */
+  readonly reading?: (value: unknown, whole: boolean) => Reading;
+  /** What an object value must satisfy. */
+  readonly objectCheck?: (value: unknown, context: CheckContext) => Predicate;
+  /** What a member's primitive value must satisfy. */
+  readonly valueCheck?: (value: unknown) => Predicate;
+  /** Whether an array value can satisfy it. */
+  readonly admitsArray?: (value: unknown) => boolean;
+  /**
+   * What an object value must satisfy to match `branch` (a raw subschema) of
+   * the same schema object's selectable alternatives (anyOf, oneOf).
+   */
+  readonly branchCheck?: (value: unknown, branch: unknown) => Predicate;
+}
+
+const TYPE_NAMES: ReadonlySet<string> = new Set([
+  "null",
+  "boolean",
+  "object",
+  "array",
+  "number",
+  "string",
+  "integer",
+]);
+
+/** One shared list per single type name (most schemas have one). */
+const SINGLE_TYPES: ReadonlyMap<string, readonly string[]> = new Map(
+  [...TYPE_NAMES].map((n) => [n, Object.freeze([n])]),
+);
+
+/**
+ * A `type` keyword's valid names; undefined when unusable (not a string or
+ * array, or naming no JSON type), so a malformed `type` is ignored.
+ */
+export function typeNames(value: unknown): readonly string[] | undefined {
+  if (typeof value === "string") return SINGLE_TYPES.get(value);
+  if (!Array.isArray(value)) return undefined;
+  const list: readonly unknown[] = value;
+  const out: string[] = [];
+  for (const name of list) if (typeof name === "string" && TYPE_NAMES.has(name)) out.push(name);
+  return out.length === 0 ? undefined : out;
+}
+
+/** `const`/`enum`: all numeric members whole → integer; some not → number; none numeric → none. */
+function valuesReading(values: readonly unknown[]): Reading {
+  let numbers = 0;
+  for (const v of values) {
+    if (typeof v !== "number") continue;
+    if (!Number.isInteger(v)) return R_NUMBER;
+    numbers++;
+  }
+  return numbers > 0 ? R_INTEGER : R_NONE;
+}
+
+/** The last segment of a `$ref` ("#/$defs/Cat" → "Cat"), unescaped. */
+function lastSegment(ref: string): string {
+  const i = Math.max(ref.lastIndexOf("/"), ref.lastIndexOf("#"));
+  let segment = ref.slice(i + 1);
+  try {
+    segment = decodeURIComponent(segment);
+  } catch {
+    // keep the raw text
+  }
+  return segment.replace(/~1/g, "/").replace(/~0/g, "~");
+}
+
+/**
+ * OpenAPI `discriminator` for one branch: when the object's member
+ * `propertyName` is a string, a mapped value selects the branches whose `$ref`
+ * is the mapping's target; an unmapped value selects the branch whose `$ref`
+ * ends in that name. Branches without `$ref`, and malformed discriminators,
+ * are not judged by it.
+ */
+function discriminatorCheck(value: unknown, branch: unknown): Predicate {
+  if (!isRecord(value) || !isRecord(branch)) return true;
+  const propertyName = Object.hasOwn(value, "propertyName") ? value.propertyName : undefined;
+  const ref = Object.hasOwn(branch, "$ref") ? branch.$ref : undefined;
+  if (typeof propertyName !== "string" || typeof ref !== "string") return true;
+  const mappingKeys = new Map<string, string>();
+  const m = Object.hasOwn(value, "mapping") ? value.mapping : undefined;
+  if (isRecord(m)) {
+    for (const k of Object.keys(m)) {
+      const target = m[k];
+      if (typeof target === "string") mappingKeys.set(k, target);
+    }
+  }
+  const name = lastSegment(ref);
+  const mapped = new Set<string>();
+  for (const [v, target] of mappingKeys) {
+    if (target === ref || lastSegment(target) === name) mapped.add(v);
+  }
+  return { t: "disc", key: propertyName, mappingKeys, mapped, name, size: 1 };
+}
+
+const schema = (applies: Application) => ({ shape: "schema", applies }) as const;
+const list = (applies: Application) => ({ shape: "list", applies }) as const;
+const map = (applies: Application) => ({ shape: "map", applies }) as const;
+
+/** The table. */
+export const KEYWORDS: readonly KeywordDefinition[] = [
+  {
+    name: "type",
+    // A list of names is a disjunction: ["integer","number"] is ambiguous (number for a non-whole value).
+    reading: (value, whole) => {
+      const types = typeNames(value);
+      if (types === undefined) return R_DROP;
+      const integer = types.includes("integer");
+      const number = types.includes("number");
+      if (integer && number) return whole ? R_AMBIGUOUS : R_NUMBER;
+      return integer ? R_INTEGER : number ? R_NUMBER : R_NONE;
+    },
+    objectCheck: (value) => {
+      const types = typeNames(value);
+      return types === undefined || types.includes("object");
+    },
+    admitsArray: (value) => {
+      const types = typeNames(value);
+      return types === undefined || types.includes("array");
+    },
+  },
+  {
+    name: "const",
+    reading: (value) => valuesReading([value]),
+    objectCheck: (value) => objectValuesPredicate([value]),
+    valueCheck: (value) => valuesPredicate([value]),
+    admitsArray: (value) => Array.isArray(value),
+  },
+  {
+    name: "enum",
+    reading: (value) => (Array.isArray(value) ? valuesReading(value) : R_DROP),
+    objectCheck: (value) => (Array.isArray(value) ? objectValuesPredicate(value) : true),
+    valueCheck: (value) => (Array.isArray(value) ? valuesPredicate(value) : true),
+    admitsArray: (value) => !Array.isArray(value) || value.some((v) => Array.isArray(v)),
+  },
+  {
+    name: "multipleOf",
+    // A positive integer step admits only integers.
+    reading: (value) =>
+      typeof value === "number" && Number.isInteger(value) && value > 0 ? R_INTEGER : R_DROP,
+  },
+  {
+    name: "required",
+    objectCheck: (value) => {
+      if (!Array.isArray(value)) return true;
+      const parts: Predicate[] = [];
+      for (const k of value) if (typeof k === "string") parts.push({ t: "has", key: k, size: 1 });
+      return and(parts);
+    },
+  },
+  {
+    name: "properties",
+    subschemas: map("members"),
+    // Discriminated unions: a member whose subschema requires a `const`/`enum`.
+    objectCheck: (value, context) => {
+      if (!isRecord(value)) return true;
+      const parts: Predicate[] = [];
+      for (const key of Object.keys(value)) {
+        const test = context.memberCheck(value[key]);
+        if (test !== true) parts.push({ t: "member", key, test, size: 1 + sizeOfCheck(test) });
+      }
+      return and(parts);
+    },
+  },
+  { name: "patternProperties", subschemas: map("members") },
+  { name: "additionalProperties", subschemas: schema("members") },
+  { name: "unevaluatedProperties", subschemas: schema("members") },
+  { name: "additionalItems", subschemas: schema("elements") },
+  { name: "unevaluatedItems", subschemas: schema("elements") },
+  { name: "contains", subschemas: schema("none") },
+  { name: "not", subschemas: schema("none") },
+  // `if` itself is not read (it does not say which branch applies); its then/else are the alternatives.
+  { name: "if", subschemas: schema("alternatives"), selectable: false },
+  { name: "then", subschemas: schema("none") },
+  { name: "else", subschemas: schema("none") },
+  { name: "propertyNames", subschemas: schema("none") },
+  { name: "contentSchema", subschemas: schema("none") },
+  { name: "allOf", subschemas: list("in-place") },
+  { name: "anyOf", subschemas: list("alternatives"), selectable: true },
+  { name: "oneOf", subschemas: list("alternatives"), selectable: true },
+  { name: "prefixItems", subschemas: list("elements") },
+  { name: "items", subschemas: { shape: "schema-or-list", applies: "elements" } },
+  { name: "$ref", subschemas: schema("in-place") },
+  { name: "$dynamicRef", subschemas: schema("in-place") },
+  { name: "$recursiveRef", subschemas: schema("in-place") },
+  { name: "discriminator", branchCheck: discriminatorCheck },
+  { name: "$defs", subschemas: map("none") },
+  { name: "definitions", subschemas: map("none") },
+  { name: "dependentSchemas", subschemas: map("none") },
+  { name: "dependencies", subschemas: map("none") },
+];
+
+function sizeOfCheck(p: Predicate): number {
+  return typeof p === "boolean" ? 0 : p.size;
+}
+
+function names(keep: (k: KeywordDefinition) => boolean): readonly string[] {
+  return KEYWORDS.filter(keep).map((k) => k.name);
+}
+
+/** Keywords whose presence means a schema object says something about numbers at or below it. */
+export const DESCRIBING_KEYWORDS = names(
+  (k) => k.reading !== undefined || (k.subschemas !== undefined && k.subschemas.applies !== "none"),
+);
+/** In-place applicators whose value is a reference (resolved, not walked). */
+export const REFERENCE_KEYWORDS = names(
+  (k) => k.subschemas?.applies === "in-place" && k.name.startsWith("$"),
+);
+/** In-place applicators: every subschema applies at the same position. */
+export const IN_PLACE_KEYWORDS = names((k) => k.subschemas?.applies === "in-place");
+/** Alternatives: one subschema applies at the same position. */
+export const ALTERNATIVE_KEYWORDS = names((k) => k.subschemas?.applies === "alternatives");
+/** Keywords through which a member's subschema can require a value (its own check, or an applicator). */
+export const VALUE_CHECK_KEYWORDS = names(
+  (k) =>
+    k.valueCheck !== undefined ||
+    k.subschemas?.applies === "in-place" ||
+    (k.subschemas?.applies === "alternatives" && k.selectable === true),
+);
+function walked(shapes: readonly SubschemaShape[]): readonly string[] {
+  return names(
+    (k) =>
+      k.subschemas !== undefined &&
+      shapes.includes(k.subschemas.shape) &&
+      !REFERENCE_KEYWORDS.includes(k.name),
+  );
+}
+/** Keywords whose value can be one subschema: what the `$ref` index walks. */
+export const SINGLE_SUBSCHEMA_KEYWORDS = walked(["schema", "schema-or-list"]);
+/** Keywords whose value can be a list of subschemas. */
+export const LIST_SUBSCHEMA_KEYWORDS = walked(["list", "schema-or-list"]);
+/** Keywords whose value is a map of subschemas. */
+export const MAP_SUBSCHEMA_KEYWORDS = walked(["map"]);
+
+const READING_KEYWORDS = KEYWORDS.filter((k) => k.reading !== undefined);
+const OBJECT_CHECK_KEYWORDS = KEYWORDS.filter((k) => k.objectCheck !== undefined);
+const VALUE_CHECKS = KEYWORDS.filter((k) => k.valueCheck !== undefined);
+const ARRAY_KEYWORDS = KEYWORDS.filter((k) => k.admitsArray !== undefined);
+
+/** True when one of `keywords` is the schema object's own property. */
+export function hasAnyKeyword(raw: JsonSchemaObject, keywords: readonly string[]): boolean {
+  for (const k of keywords) if (Object.hasOwn(raw, k)) return true;
+  return false;
+}
+
+/** The reading of one schema object's own keywords, conjoined; R_DROP when none says anything. */
+export function ownReading(raw: JsonSchemaObject, whole: boolean): Reading {
+  let r: Reading = R_DROP;
+  for (const k of READING_KEYWORDS) {
+    if (Object.hasOwn(raw, k.name)) r = conjunction(r, k.reading!(raw[k.name], whole));
+  }
+  return r;
+}
+
+/** What one schema object's own keywords require of an object value. */
+export function ownObjectCheck(raw: JsonSchemaObject, context: CheckContext): Predicate {
+  const parts: Predicate[] = [];
+  for (const k of OBJECT_CHECK_KEYWORDS) {
+    if (Object.hasOwn(raw, k.name)) parts.push(k.objectCheck!(raw[k.name], context));
+  }
+  return and(parts);
+}
+
+/** What one schema object's own keywords require of a member's primitive value. */
+export function ownValueCheck(raw: JsonSchemaObject): Predicate {
+  const parts: Predicate[] = [];
+  for (const k of VALUE_CHECKS)
+    if (Object.hasOwn(raw, k.name)) parts.push(k.valueCheck!(raw[k.name]));
+  return and(parts);
+}
+
+const BRANCH_CHECK_KEYWORDS = KEYWORDS.filter((k) => k.branchCheck !== undefined);
+
+/** Per branch of one schema object's selectable alternatives: what its own keywords require of an object value. */
+export function ownBranchChecks(raw: JsonSchemaObject, branches: readonly unknown[]): Predicate[] {
+  return branches.map((branch) => {
+    const parts: Predicate[] = [];
+    for (const k of BRANCH_CHECK_KEYWORDS) {
+      if (Object.hasOwn(raw, k.name)) parts.push(k.branchCheck!(raw[k.name], branch));
+    }
+    return and(parts);
+  });
+}
+
+/** Whether an array value can satisfy one schema object's own keywords. */
+export function ownAdmitsArray(raw: JsonSchemaObject): boolean {
+  for (const k of ARRAY_KEYWORDS) {
+    if (Object.hasOwn(raw, k.name) && !k.admitsArray!(raw[k.name])) return false;
+  }
+  return true;
+}

@@ -1,0 +1,105 @@
+// The one walk that pairs a plain JSON value with its schema: every number
+// with its reading, every note of the reader at its position, within one
+// budget (one SchemaReader). Raw-text verification uses it; repair's
+// integer-literal rule can (src/repair/integer-literal.ts); the Struct → JSON
+// writer (src/to-json.ts) walks Struct messages while building its output and
+// asks the same reader the same questions in the same order.
+import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
+import type { JsonSchema } from "../json-schema.js";
+import { PlainProbe } from "../object-probes.js";
+import type { PatternEngine } from "../patterns/engine.js";
+import { type CompiledSchema, rootNode } from "./compile-schema.js";
+import { SchemaReader } from "./reader.js";
+import type { NumberReading, SchemaNode, SchemaNote } from "./types.js";
+
+/** Receives each number: its path (keys and indices from the root; valid only during the call), value and reading. */
+export type NumberVisitor = (
+  path: readonly (string | number)[],
+  value: number,
+  reading: NumberReading,
+) => void;
+
+/** Options of {@link walkNumbers}. */
+export interface WalkNumbersOptions {
+  /** The engine for `patternProperties` (see StructToJsonOptions.patterns). Default: none. */
+  patterns: PatternEngine | undefined;
+  /** Receives the reader's notes with the path they belong to. Default: ignored. */
+  onNote: ((code: SchemaNote, path: readonly (string | number)[]) => void) | undefined;
+  /** Deepest nesting walked (the top level is 1); deeper values are not visited. Default 100. */
+  recursionLimit: number;
+  /** Walk only along these paths (each a list of keys and indices from the root). Default: everywhere. */
+  only: readonly (readonly (string | number)[])[] | undefined;
+}
+
+/** Paths as a tree: a member is walked when it has an entry. */
+type PathTree = Map<string | number, PathTree>;
+
+function pathTree(paths: readonly (readonly (string | number)[])[]): PathTree {
+  const root: PathTree = new Map();
+  for (const p of paths) {
+    let t = root;
+    for (const token of p) {
+      let next = t.get(token);
+      if (next === undefined) {
+        next = new Map();
+        t.set(token, next);
+      }
+      t = next;
+    }
+  }
+  return root;
+}
+
+/**
+ * Walks `value` under `schema`, calling `visit` for every number with the
+ * reading the schema gives its position. One budget for the whole walk;
+ * returns the units it was charged.
+ */
+export function walkNumbers(
+  value: JsonValue,
+  schema: JsonSchema | CompiledSchema | null | undefined,
+  visit: NumberVisitor,
+  options?: Partial<WalkNumbersOptions>,
+): number {
+  const reader = new SchemaReader({ patterns: options?.patterns });
+  const onNote = options?.onNote;
+  const limit = options?.recursionLimit ?? 100;
+  const path: (string | number)[] = [];
+  const note = onNote === undefined ? () => {} : (code: SchemaNote) => onNote(code, path);
+  const step = (
+    v: JsonValue,
+    node: SchemaNode,
+    depth: number,
+    only: PathTree | undefined,
+  ): void => {
+    if (typeof v === "number") {
+      visit(path, v, node.isUnknown ? "unknown" : reader.numberReading(node, v, note));
+      return;
+    }
+    if (typeof v !== "object" || v === null || depth > limit) return;
+    if (Array.isArray(v)) {
+      const list = v as readonly JsonValue[];
+      const scope = node.isUnknown ? undefined : reader.arrayScope(node, list.length, note);
+      for (let i = 0; i < list.length; i++) {
+        const below = only?.get(i);
+        if (only !== undefined && below === undefined) continue;
+        path.push(i);
+        step(list[i]!, scope === undefined ? node : scope.child(i), depth + 1, below);
+        path.pop();
+      }
+      return;
+    }
+    const o = v as JsonObject;
+    const scope = node.isUnknown ? undefined : reader.objectScope(node, new PlainProbe(o), note);
+    for (const k of Object.keys(o)) {
+      const below = only?.get(k);
+      if (only !== undefined && below === undefined) continue;
+      path.push(k);
+      step(o[k]!, scope === undefined ? node : scope.child(k), depth + 1, below);
+      path.pop();
+    }
+  };
+  const only = options?.only;
+  step(value, rootNode(schema), 1, only === undefined ? undefined : pathTree(only));
+  return reader.units;
+}
