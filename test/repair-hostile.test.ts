@@ -56,7 +56,7 @@ describe("repairArguments: bad argument text", () => {
       ok: false,
       issues: [{ path: "", keyword: "recursion-limit" }],
     });
-    expect(performance.now() - t).toBeLessThan(2000);
+    expect(performance.now() - t).toBeLessThan(10_000); // a hang guard, not a speed check
   });
 
   test("depth 100,000 with the limit raised still gives recursion-limit, not a RangeError", () => {
