@@ -5,13 +5,14 @@ import type { Diagnostic, DiagnosticHandler } from "./diagnostics.js";
 import { isStructJsonError, StructJsonError } from "./errors.js";
 import type { JsonPointer } from "./json-pointer.js";
 import type { JsonSchema } from "./json-schema.js";
+import { Budget, REPAIR_BUDGET } from "./repair/budget.js";
 import { applyEdits } from "./repair/edits.js";
 import { integerLiteralCandidates } from "./repair/integer-literal.js";
 import type { JsonNode } from "./repair/json-tree.js";
 import { readJsonTree, validationValue } from "./repair/json-tree.js";
 import type { Candidate, RepairKind } from "./repair/rules.js";
 import { findCandidates } from "./repair/rules.js";
-import type { Failure, Validator } from "./repair/validator.js";
+import type { Failure } from "./repair/validator.js";
 import { validatorFor } from "./repair/validator.js";
 import { isCompiledSchema } from "./schema/index.js";
 
@@ -29,9 +30,13 @@ export interface Repair {
  * One reason the arguments were rejected. `keyword` is the failing JSON Schema
  * keyword as ajv names it ("type", "required", "minimum", "oneOf", ...), or one
  * of this package's codes: "invalid-json", "not-an-object", "duplicate-key",
- * "number-out-of-range", "recursion-limit", "schema-invalid", and
- * "schema-too-complex" (a schema `pattern` cannot be run safely on a string
- * this long).
+ * "number-out-of-range", "recursion-limit", "schema-invalid",
+ * "schema-too-complex" (the schema's size, nesting or union width, or the
+ * work validating these arguments takes, does not fit the call's `budget`;
+ * path "" — it is the call's, not a position's), and
+ * "schema-pattern-unevaluated" (the arguments reach a schema pattern the
+ * linear-time engine refuses, e.g. one with a backreference or a lookaround;
+ * path: the string, or the member whose key, is tested).
  */
 export interface Issue {
   /** RFC 6901 JSON Pointer of the failing position ("" is the whole object). */
@@ -57,12 +62,23 @@ export interface RepairArgumentsOptions {
   onDiagnostic: DiagnosticHandler;
   /** Deepest JSON nesting accepted (objects and arrays), also after a string's JSON is parsed in place. Default 100. */
   recursionLimit: number;
+  /**
+   * Work units the call may spend: the schema's size and nesting, each
+   * schema evaluation validation makes (every union branch tried, every
+   * `$ref` followed), the members and elements those evaluations loop over,
+   * and every pattern test in proportion to the text tested (docs/repair.md
+   * lists the units). Past it the call is rejected with `schema-too-complex`
+   * at path "". Counted, never timed: the outcome never depends on the
+   * machine. A positive safe integer. Default 1,000,000.
+   */
+  budget: number;
 }
 
 /** The frozen defaults of {@link RepairArgumentsOptions}. */
 export const repairArgumentsDefaults: Readonly<RepairArgumentsOptions> = Object.freeze({
   onDiagnostic: () => {},
   recursionLimit: 100,
+  budget: REPAIR_BUDGET,
 });
 
 // Each round applies the repairs at the positions failing in it; a string's
@@ -79,30 +95,46 @@ const maxAttempts = 8;
  * Arguments the schema accepts come back as the same string, except for whole
  * numbers written as `5.0` where the schema reads an integer; repaired text
  * keeps every untouched byte. Bad input, schemas included, gives `ok: false`,
- * never an exception.
+ * never an exception. Schema patterns run in a linear-time engine (re2js),
+ * and the whole call's work is bounded by the `budget` option.
  */
 export function repairArguments(
   argumentsJson: string,
   inputSchema: JsonSchema | null | undefined,
   options?: Partial<RepairArgumentsOptions>,
 ): RepairResult {
+  return repairArgumentsMetered(argumentsJson, inputSchema, options).result;
+}
+
+/**
+ * {@link repairArguments}, and the work units the call spent: for the tests'
+ * catalogue of hostile inputs and for measurements. Not part of the package's
+ * API (the root entry does not export it).
+ */
+export function repairArgumentsMetered(
+  argumentsJson: string,
+  inputSchema: JsonSchema | null | undefined,
+  options?: Partial<RepairArgumentsOptions>,
+): { readonly result: RepairResult; readonly units: number } {
   const opts = readOptions(options);
+  const budget = new Budget(opts.budget);
+  let result: RepairResult;
   try {
-    return repair(argumentsJson, inputSchema, opts);
+    result = repair(argumentsJson, inputSchema, opts, budget);
   } catch (e) {
-    // Deep data under a recursive schema, or a limit set above what the
-    // runtime's stack holds: a documented rejection, never a RangeError.
-    if (e instanceof RangeError) {
-      return reject([{ path: "", keyword: "recursion-limit" }], opts.onDiagnostic);
-    }
-    throw e;
+    // Deep data under a limit set above what the runtime's stack holds (the
+    // JSON reader recurses): a documented rejection, never a RangeError.
+    if (!(e instanceof RangeError)) throw e;
+    result = reject([{ path: "", keyword: "recursion-limit" }], opts.onDiagnostic);
   }
+  return { result, units: Math.min(budget.spent, budget.limit) };
 }
 
 function repair(
   argumentsJson: string,
   inputSchema: JsonSchema | null | undefined,
   opts: RepairArgumentsOptions,
+  budget: Budget,
 ): RepairResult {
   const emit = opts.onDiagnostic;
   if (typeof argumentsJson !== "string")
@@ -116,8 +148,14 @@ function repair(
   }
   // A compiled schema is opaque and ajv needs the schema itself: reading the
   // wrapper as a schema would accept everything, so it is refused outright.
-  const validate = isCompiledSchema(inputSchema) ? undefined : validatorFor(inputSchema);
-  if (validate === undefined) return reject([{ path: "", keyword: "schema-invalid" }], emit);
+  if (isCompiledSchema(inputSchema)) return reject([{ path: "", keyword: "schema-invalid" }], emit);
+  // The schema's units are charged on every call, compiled now or by an
+  // earlier one: the outcome never depends on what ran before.
+  const compiled = validatorFor(inputSchema, opts.budget);
+  const fits = budget.tryCharge(compiled.units);
+  if ("refused" in compiled) return reject([{ path: "", keyword: compiled.refused }], emit);
+  if (!fits) return reject([{ path: "", keyword: "schema-too-complex" }], emit);
+  const validate: Validator = (value) => compiled.validate(value, budget);
 
   let text = argumentsJson;
   let root: JsonNode = first.root;
@@ -200,6 +238,9 @@ const ownCodes = [
   "recursion-limit",
   "schema-invalid",
 ] as const;
+
+/** Validates a value under the call's budget. */
+type Validator = (value: unknown) => readonly Failure[];
 
 interface RoundResult {
   readonly text: string;
@@ -286,6 +327,9 @@ function readOptions(options: Partial<RepairArgumentsOptions> | undefined): Repa
   }
   if (!Number.isSafeInteger(opts.recursionLimit) || opts.recursionLimit < 1) {
     throw new StructJsonError("option-invalid", "", "recursionLimit must be a positive integer");
+  }
+  if (!Number.isSafeInteger(opts.budget) || opts.budget < 1) {
+    throw new StructJsonError("option-invalid", "", "budget must be a positive integer");
   }
   return opts;
 }

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, test, vi } from "vitest";
 import { collectDiagnostics } from "../src/diagnostics.js";
 import { isStructJsonError, StructJsonError } from "../src/errors.js";
 import type { JsonSchema } from "../src/json-schema.js";
+import { REPAIR_BUDGET } from "../src/repair/budget.js";
 import { validatorFor } from "../src/repair/validator.js";
 import { applyRepair, repairArguments } from "../src/repair-arguments.js";
 import { compileSchema } from "../src/schema/index.js";
@@ -55,7 +56,7 @@ describe("repairArguments: bad argument text", () => {
       ok: false,
       issues: [{ path: "", keyword: "recursion-limit" }],
     });
-    expect(performance.now() - t).toBeLessThan(2000);
+    expect(performance.now() - t).toBeLessThan(10_000); // a hang guard, not a speed check
   });
 
   test("depth 100,000 with the limit raised still gives recursion-limit, not a RangeError", () => {
@@ -136,12 +137,6 @@ describe("repairArguments: hostile schemas", () => {
     ["an array", [{ type: "object" }]],
     ["a string", "object"],
     ["$async", { $async: true, type: "object" }],
-    ["a Python-only regex", { type: "object", properties: { x: { pattern: "(?P<n>a)" } } }],
-    ["a catastrophic pattern", { type: "object", properties: { x: { pattern: "^(a+)+$" } } }],
-    [
-      "a catastrophic patternProperties",
-      { type: "object", patternProperties: { "(a|aa)*b": { type: "integer" } } },
-    ],
     ["a ref to nowhere", { type: "object", properties: { x: { $ref: "#/definitions/nope" } } }],
     ["a cyclic object", cyclic],
     ["a throwing getter", throwing],
@@ -149,7 +144,6 @@ describe("repairArguments: hostile schemas", () => {
       "draft-04 boolean exclusiveMaximum",
       { $schema: "http://json-schema.org/draft-04/schema#", maximum: 3, exclusiveMaximum: true },
     ],
-    ["3,000 nested anyOf, past ajv's code generator", deepAnyOf(3000)],
   ];
   test.each(rows)("%s → schema-invalid", (_name, schema) => {
     const { list, onDiagnostic } = collectDiagnostics();
@@ -160,21 +154,59 @@ describe("repairArguments: hostile schemas", () => {
     expect(list).toEqual([{ code: "argument-rejected", path: "", detail: "schema-invalid" }]);
   });
 
-  test("patterns run only on strings they can test safely", () => {
-    const schema: JsonSchema = { type: "object", properties: { x: { pattern: "^[a-z]+$" } } };
-    const ok = `{"x":"${"a".repeat(4096)}"}`;
-    expect(repairArguments(ok, schema)).toEqual({ ok: true, argumentsJson: ok, repairs: [] });
-    expect(repairArguments('{"x":"ABC"}', schema)).toEqual({
-      ok: false,
-      issues: [{ path: "/x", keyword: "pattern" }],
+  // Issue 13 changed these: patterns run in a linear-time engine, so a pattern
+  // that backtracks catastrophically in JavaScript is an ordinary pattern, a
+  // pattern the engine refuses matters only where the arguments reach it, and
+  // a schema too large to compile is schema-too-complex, not schema-invalid.
+  test("patterns that backtrack catastrophically in JavaScript are ordinary patterns", () => {
+    const schema: JsonSchema = { type: "object", properties: { x: { pattern: "^(a+)+$" } } };
+    expect(repairArguments('{"x":1}', schema)).toEqual({
+      ok: true,
+      argumentsJson: '{"x":1}',
+      repairs: [],
     });
-    // Past the pattern's bound: neither accepted unchecked nor called a mismatch.
+    const ok = `{"x":"${"a".repeat(50_000)}"}`;
+    expect(repairArguments(ok, schema)).toEqual({ ok: true, argumentsJson: ok, repairs: [] });
     const t = performance.now();
     expect(repairArguments(`{"x":"${"a".repeat(50_000)}!"}`, schema)).toEqual({
       ok: false,
+      issues: [{ path: "/x", keyword: "pattern" }],
+    });
+    // A hang guard, not a timing verdict: backtracking would take longer than the universe's age.
+    expect(performance.now() - t).toBeLessThan(10_000);
+    const keys: JsonSchema = {
+      type: "object",
+      patternProperties: { "(a|aa)*b": { type: "integer" } },
+    };
+    const key = `${"a".repeat(40)}b`;
+    expect(repairArguments(`{"${key}":"7","c":"x"}`, keys)).toEqual({
+      ok: true,
+      argumentsJson: `{"${key}":7,"c":"x"}`,
+      repairs: [{ path: `/${key}`, kind: "string-to-number" }],
+    });
+  });
+
+  test("a Python-only regex is refused by the engine: it matters only where a string reaches it", () => {
+    const schema: JsonSchema = {
+      type: "object",
+      properties: { x: { pattern: "(?P<n>a)" }, y: { type: "integer" } },
+    };
+    expect(repairArguments('{"x":1,"y":"2"}', schema)).toEqual({
+      ok: true,
+      argumentsJson: '{"x":1,"y":2}',
+      repairs: [{ path: "/y", kind: "string-to-number" }],
+    });
+    expect(repairArguments('{"x":"a"}', schema)).toEqual({
+      ok: false,
+      issues: [{ path: "/x", keyword: "schema-pattern-unevaluated" }],
+    });
+  });
+
+  test("3,000 nested anyOf, past ajv's code generator → schema-too-complex", () => {
+    expect(repairArguments('{"x":1}', deepAnyOf(3000))).toEqual({
+      ok: false,
       issues: [{ path: "", keyword: "schema-too-complex" }],
     });
-    expect(performance.now() - t).toBeLessThan(1000);
   });
 
   test("a compiled schema (opaque) is refused, never read as an empty schema", () => {
@@ -341,10 +373,10 @@ describe("repairArguments: dialects", () => {
 describe("repairArguments: compiled once per schema object", () => {
   test("the same schema object gives the same validator", () => {
     const schema: JsonSchema = { type: "object", properties: { x: { type: "integer" } } };
-    const v = validatorFor(schema);
-    expect(v).toBeTypeOf("function");
-    expect(validatorFor(schema)).toBe(v);
-    expect(validatorFor({ ...schema })).not.toBe(v);
+    const v = validatorFor(schema, REPAIR_BUDGET);
+    expect(v).toHaveProperty("validate");
+    expect(validatorFor(schema, REPAIR_BUDGET)).toBe(v);
+    expect(validatorFor({ ...schema }, REPAIR_BUDGET)).not.toBe(v);
   });
 
   test("two tools' schemas with the same $id do not interfere", () => {

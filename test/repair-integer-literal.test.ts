@@ -146,4 +146,33 @@ describe("repairArguments: the integer-literal rule (the one rewrite of valid ar
       { code: "argument-repaired", path: "/y", detail: "integer-literal" },
     ]);
   });
+
+  test("patternProperties are read by the linear-time engine: 5.0 under a matching pattern becomes 5", () => {
+    const schema: JsonSchema = {
+      type: "object",
+      patternProperties: { "^id_[a-z]+$": { type: "integer" }, "^ratio_": { type: "number" } },
+    };
+    const input = '{"ratio_a":2.0,"id_b":7.0,"10":3.0,"id_c":1e1}';
+    expect(repairArguments(input, schema)).toEqual({
+      ok: true,
+      argumentsJson: '{"ratio_a":2.0,"id_b":7,"10":3.0,"id_c":10}',
+      repairs: [
+        { path: "/id_b", kind: "integer-literal" },
+        { path: "/id_c", kind: "integer-literal" },
+      ],
+    });
+  });
+
+  test("repairs come in text order, also for keys that look like integers", () => {
+    const schema: JsonSchema = { type: "object", additionalProperties: { type: "integer" } };
+    expect(repairArguments('{"b":1.0,"10":2.0,"2":3.0}', schema)).toEqual({
+      ok: true,
+      argumentsJson: '{"b":1,"10":2,"2":3}',
+      repairs: [
+        { path: "/b", kind: "integer-literal" },
+        { path: "/10", kind: "integer-literal" },
+        { path: "/2", kind: "integer-literal" },
+      ],
+    });
+  });
 });

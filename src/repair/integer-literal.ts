@@ -3,13 +3,16 @@
 // reads as integer becomes an integer literal. JSON Schema calls `5.0` an
 // integer, but strict servers (Pydantic strict, Rust i64, the JVM) reject it.
 
+import type { JsonValue } from "@bufbuild/protobuf";
 import type { DiagnosticCode } from "../diagnostics.js";
 import type { JsonPointer } from "../json-pointer.js";
-import { pointerAppend } from "../json-pointer.js";
+import { pointerFrom } from "../json-pointer.js";
 import type { JsonSchema } from "../json-schema.js";
-import type { SchemaNode } from "../schema/index.js";
-import { arrayScope, numberReading, objectScope, rootNode } from "../schema/index.js";
-import type { JsonNode } from "./json-tree.js";
+import { re2Patterns } from "../patterns/re2.js";
+import { walkNumbers } from "../schema/index.js";
+import { digitsEnd, isJsonNumberText } from "./json-text.js";
+import type { JsonNode, NumberNode } from "./json-tree.js";
+import { validationValue } from "./json-tree.js";
 import type { Candidate } from "./rules.js";
 
 /** Receives the schema reader's findings (e.g. `schema-ref-unresolved`) with their position. */
@@ -19,93 +22,100 @@ export type NoteHandler = (code: DiagnosticCode, path: JsonPointer) => void;
  * Integer-literal rewrites for every number whose text has a fraction or an
  * exponent, denotes a whole value exactly (from its digits, not its float64),
  * and sits where the schema's reading is "integer" (not "ambiguous": there a
- * `5.0` may be meant as a number, and choosing is not ours).
+ * `5.0` may be meant as a number, and choosing is not ours). The readings come
+ * from the schema engine's one walk (walkNumbers), along the paths of those
+ * numbers only, with the linear-time pattern engine for `patternProperties`
+ * and the engine's own per-call budget (its notes say where it gave up).
  */
 export function integerLiteralCandidates(
   root: JsonNode,
   schema: JsonSchema,
   onNote: NoteHandler,
 ): Candidate[] {
-  const out: Candidate[] = [];
-  const walk = (node: JsonNode, s: SchemaNode, path: JsonPointer): void => {
-    if (s.isUnknown) return;
-    const note = (code: DiagnosticCode) => onNote(code, path);
-    switch (node.kind) {
-      case "object": {
-        const byKey = new Map<string, JsonNode>();
-        for (const m of node.members) byKey.set(m.key, m.value);
-        const scope = objectScope(
-          s,
-          { has: (key) => byKey.has(key), primitive: (key) => primitiveOf(byKey.get(key)) },
-          note,
-        );
-        for (const m of node.members) walk(m.value, scope.child(m.key), pointerAppend(path, m.key));
-        return;
+  const numbers = new Map<JsonPointer, NumberNode>();
+  const paths: (string | number)[][] = [];
+  const tokens: (string | number)[] = [];
+  const collect = (node: JsonNode): void => {
+    if (node.kind === "object") {
+      for (const m of node.members) {
+        tokens.push(m.key);
+        collect(m.value);
+        tokens.pop();
       }
-      case "array": {
-        const scope = arrayScope(s, node.items.length, note);
-        node.items.forEach((item, i) => {
-          walk(item, scope.child(i), pointerAppend(path, i));
-        });
-        return;
-      }
-      case "number": {
-        if (!/[.eE]/.test(node.text)) return;
-        const whole = wholeNumberText(node.text);
-        if (whole === undefined) return;
-        if (numberReading(s, Number(node.text), note) !== "integer") return;
-        out.push({
-          path,
-          kind: "integer-literal",
-          edit: { type: "replace", start: node.start, end: node.end, text: whole },
-        });
-        return;
-      }
-      default:
-        return;
+    } else if (node.kind === "array") {
+      node.items.forEach((item, i) => {
+        tokens.push(i);
+        collect(item);
+        tokens.pop();
+      });
+    } else if (node.kind === "number" && hasFractionOrExponent(node.text)) {
+      numbers.set(pointerFrom(tokens), node);
+      paths.push([...tokens]);
     }
   };
-  walk(root, rootNode(schema), "");
-  return out;
+  collect(root);
+  if (paths.length === 0) return [];
+  const out: { candidate: Candidate; start: number }[] = [];
+  walkNumbers(
+    validationValue(root) as JsonValue,
+    schema,
+    (path, _value, reading) => {
+      if (reading !== "integer") return;
+      const pointer = pointerFrom(path);
+      const node = numbers.get(pointer);
+      const whole = node === undefined ? undefined : wholeNumberText(node.text);
+      if (node === undefined || whole === undefined) return;
+      const edit = { type: "replace", start: node.start, end: node.end, text: whole } as const;
+      out.push({ candidate: { path: pointer, kind: "integer-literal", edit }, start: node.start });
+    },
+    {
+      patterns: re2Patterns,
+      onNote: (code, path) => onNote(code, pointerFrom(path)),
+      recursionLimit: Number.MAX_SAFE_INTEGER, // the text's nesting was checked when it was read
+      only: paths,
+    },
+  );
+  // In text order (object keys that look like integers come first in a plain object).
+  out.sort((a, b) => a.start - b.start);
+  return out.map((c) => c.candidate);
 }
 
-function primitiveOf(node: JsonNode | undefined): string | number | boolean | null | undefined {
-  switch (node?.kind) {
-    case "string":
-      return node.value;
-    case "number":
-      return Number(node.text);
-    case "true":
-      return true;
-    case "false":
-      return false;
-    case "null":
-      return null;
-    default:
-      return undefined;
-  }
+function hasFractionOrExponent(text: string): boolean {
+  return text.includes(".") || text.includes("e") || text.includes("E");
 }
-
-const numberParts = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 
 /**
  * The integer literal a JSON number text denotes, computed from its digits
  * (`9007199254740993.0` → `9007199254740993`, `1.5e1` → `15`, `-0.0` → `0`);
  * undefined when the text is not a whole number (`5.5`, `1e-400`) or would
- * need more than 400 digits (no finite float64 does).
+ * need more than 400 digits (no finite float64 does). Index arithmetic only:
+ * linear in the text however many zeros it has.
  */
 export function wholeNumberText(text: string): string | undefined {
-  const m = numberParts.exec(text);
-  if (m === null) return undefined;
-  const fraction = m[3] ?? "";
-  let digits = (m[2]! + fraction).replace(/^0+/, "");
-  if (digits === "") return "0";
-  const exponent = m[4] === undefined ? 0 : Number(m[4]);
-  if (!Number.isSafeInteger(exponent)) return undefined;
-  let scale = exponent - fraction.length;
-  const trimmed = digits.replace(/0+$/, "");
-  scale += digits.length - trimmed.length;
-  digits = trimmed;
-  if (scale < 0 || digits.length + scale > 400) return undefined;
-  return m[1]! + digits + "0".repeat(scale);
+  if (!isJsonNumberText(text)) return undefined;
+  const negative = text.charCodeAt(0) === 0x2d;
+  const intStart = negative ? 1 : 0;
+  const intEnd = digitsEnd(text, intStart);
+  let fractionStart = intEnd;
+  let fractionEnd = intEnd;
+  if (text.charCodeAt(intEnd) === 0x2e) {
+    fractionStart = intEnd + 1;
+    fractionEnd = digitsEnd(text, fractionStart);
+  }
+  // The significant digits: integer and fraction digits together, without
+  // leading zeros (skipped by index) or trailing zeros (moved into the scale).
+  const digits = text.slice(intStart, intEnd) + text.slice(fractionStart, fractionEnd);
+  let first = 0;
+  while (first < digits.length && digits.charCodeAt(first) === 0x30) first++;
+  if (first === digits.length) return "0";
+  let exponent = 0;
+  if (fractionEnd < text.length) {
+    exponent = Number(text.slice(fractionEnd + 1));
+    if (!Number.isSafeInteger(exponent)) return undefined;
+  }
+  let last = digits.length;
+  while (digits.charCodeAt(last - 1) === 0x30) last--;
+  const scale = exponent - (fractionEnd - fractionStart) + (digits.length - last);
+  if (scale < 0 || last - first + scale > 400) return undefined;
+  return (negative ? "-" : "") + digits.slice(first, last) + "0".repeat(scale);
 }

@@ -5,6 +5,7 @@
 import type { JsonPointer } from "../json-pointer.js";
 import { pointerAppend } from "../json-pointer.js";
 import type { Edit } from "./edits.js";
+import { isJsonNumberText } from "./json-text.js";
 import type { JsonNode, ObjectNode } from "./json-tree.js";
 import { readJsonTree } from "./json-tree.js";
 import type { Failure } from "./validator.js";
@@ -142,9 +143,34 @@ function isKind(v: unknown, kind: "null" | "string"): boolean {
   return kind === "null" ? v === null : typeof v === "string";
 }
 
-const jsonNumber = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
-const surroundingWs = /^[ \t\n\r]+|[ \t\n\r]+$/g;
-const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+// Text is scanned by index, never by a regex: linear in the string's length by construction.
+
+function isJsonWhitespace(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+}
+
+/** `s` without JSON whitespace at either end. */
+function trimJsonWhitespace(s: string): string {
+  let start = 0;
+  let end = s.length;
+  while (start < end && isJsonWhitespace(s.charCodeAt(start))) start++;
+  while (end > start && isJsonWhitespace(s.charCodeAt(end - 1))) end--;
+  return s.slice(start, end);
+}
+
+/** True when `s` has a UTF-16 surrogate without its pair. */
+function hasLoneSurrogate(s: string): boolean {
+  const n = s.length;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0xd800 || c > 0xdfff) continue;
+    if (c >= 0xdc00) return true; // a low surrogate not preceded by a high one
+    const next = s.charCodeAt(i + 1);
+    if (!(next >= 0xdc00 && next <= 0xdfff)) return true;
+    i++;
+  }
+  return false;
+}
 
 /**
  * The one JSON value a string holds, as text: a number (exactly a JSON number,
@@ -157,14 +183,14 @@ export function stringReading(
   s: string,
   depthLeft: number,
 ): { kind: RepairKind; text: string } | undefined {
-  if (jsonNumber.test(s)) {
+  if (isJsonNumberText(s)) {
     return Number.isFinite(Number(s)) ? { kind: "string-to-number", text: s } : undefined;
   }
   if (s === "true" || s === "false") return { kind: "string-to-boolean", text: s };
-  const t = s.replace(surroundingWs, "");
+  const t = trimJsonWhitespace(s);
   const first = t.charCodeAt(0);
   if (first !== 0x7b && first !== 0x5b) return undefined;
-  if (loneSurrogate.test(t)) return undefined;
+  if (hasLoneSurrogate(t)) return undefined;
   const tree = readJsonTree(t, depthLeft);
   if (!tree.ok) return undefined;
   return { kind: first === 0x7b ? "string-to-object" : "string-to-array", text: t };

@@ -1,16 +1,25 @@
-// Validation with ajv, compiled once per schema object. Every failure is
-// mapped to the position it is about, so that repairs can be limited to
-// failing positions and issues can name them.
+// Validation with ajv, compiled once per schema object from the copy
+// ./prepare-schema.ts makes, and bounded by the call's budget: every schema
+// evaluation and every pattern test is charged. Every failure is mapped to
+// the position it is about, so that repairs can be limited to failing
+// positions and issues can name them.
 
 import type { ErrorObject, Options, ValidateFunction } from "ajv";
 import { Ajv } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { JsonPointer } from "../json-pointer.js";
 import { pointerAppend } from "../json-pointer.js";
-import { compileSafePattern } from "../schema/safe-regex.js";
-
-/** The JSON Schema dialects validated; others are read as the closer of the two. */
-export type Draft = "draft-07" | "2020-12";
+import type { Budget } from "./budget.js";
+import { BudgetExceeded } from "./budget.js";
+import {
+  addedKeywords,
+  linearRegExp,
+  PatternUnevaluated,
+  replaceEqualityKeywords,
+  withBudget,
+} from "./keywords.js";
+import type { Draft } from "./prepare-schema.js";
+import { prepareSchema } from "./prepare-schema.js";
 
 /** One validation failure at one position; `params` are ajv's (from the schema, never a value). */
 export interface Failure {
@@ -22,68 +31,68 @@ export interface Failure {
   readonly params: Readonly<Record<string, unknown>>;
 }
 
-/** Validates a value; returns its failures, empty when the schema accepts it. */
-export type Validator = (value: unknown) => readonly Failure[];
-
-// Compiled validators per schema object; null marks a schema ajv cannot compile.
-const cache = new WeakMap<object, Validator | null>();
-const booleanCache = new Map<boolean, Validator | null>();
+/** Validates a value, spending the call's budget; returns its failures, empty when the schema accepts it. */
+export type Validator = (value: unknown, budget: Budget) => readonly Failure[];
 
 /**
- * The validator of `schema`, compiled on first use and cached per schema
- * object; undefined when ajv cannot compile it (invalid against its
- * meta-schema, an unresolvable or remote `$ref`, an invalid regex, `$async`,
- * a cyclic object, ...). Nothing is ever fetched: no `loadSchema` is given.
+ * A schema ready to validate with, or the code it is refused with; `units`:
+ * what every call through it is charged up front (reading, measuring and
+ * compiling it; for a refusal, what was spent until it was refused).
  */
-export function validatorFor(schema: unknown): Validator | undefined {
-  if (typeof schema === "boolean") {
-    let v = booleanCache.get(schema);
-    if (v === undefined) {
-      v = compile(schema, "draft-07");
-      booleanCache.set(schema, v);
-    }
-    return v ?? undefined;
-  }
-  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return undefined;
-  let v = cache.get(schema);
-  if (v === undefined) {
-    try {
-      v = compile(withoutDialect(schema), detectDraft(schema));
-    } catch {
-      v = null;
-    }
-    cache.set(schema, v);
-  }
-  return v ?? undefined;
+export type Compiled =
+  | { readonly validate: Validator; readonly units: number }
+  | { readonly refused: "schema-invalid" | "schema-too-complex"; readonly units: number };
+
+interface CacheEntry {
+  /** The budget the schema was read under; a `schema-too-complex` read holds for budgets up to it. */
+  readonly limit: number;
+  readonly compiled: Compiled;
 }
 
-type RegExpEngine = NonNullable<NonNullable<Options["code"]>["regExp"]>;
-
-// Thrown by a pattern asked to test a string too long to test safely.
-class PatternInputTooLong extends Error {}
+// Per schema object: its copy's compiled validator (or refusal), and what the
+// copy costs each call. Nothing here depends on a call: a call charges the
+// schema's units whether or not it was compiled by an earlier one, so its
+// outcome is the same on a fresh schema.
+const cache = new WeakMap<object, CacheEntry>();
+const booleanCache = new Map<boolean, CacheEntry>();
 
 /**
- * `pattern` and `patternProperties` regexes come from untrusted servers and
- * JavaScript's engine cannot be interrupted, so they run under the schema
- * reader's safe-regex policy: a pattern that can backtrack catastrophically
- * makes the schema uncompilable (`schema-invalid`), and a string too long for
- * a pattern's bound makes validation stop with `schema-too-complex`, rather
- * than hang or guess.
+ * The validator of `schema` for a call that may spend `limit` units,
+ * compiled on first use and cached per schema object; or why it is refused:
+ * `schema-invalid` when ajv cannot compile it (invalid against its
+ * meta-schema, an unresolvable or remote `$ref`, `$async`, a cyclic object,
+ * ...), `schema-too-complex` when its size or nesting cannot fit `limit` or
+ * the stack. Nothing is ever fetched: no `loadSchema` is given.
  */
-const safeRegExp: RegExpEngine = Object.assign(
-  (pattern: string) => {
-    const safe = compileSafePattern(pattern);
-    if (safe === undefined) throw new Error("pattern rejected by the safe-regex policy");
-    return {
-      test(s: string): boolean {
-        const r = safe.test(s);
-        if (r === undefined) throw new PatternInputTooLong();
-        return r;
-      },
-    };
-  },
-  { code: "safeRegExp" },
-);
+export function validatorFor(schema: unknown, limit: number): Compiled {
+  const isBoolean = typeof schema === "boolean";
+  if (!isBoolean && (typeof schema !== "object" || schema === null || Array.isArray(schema))) {
+    return { refused: "schema-invalid", units: 0 };
+  }
+  const entry = isBoolean ? booleanCache.get(schema) : cache.get(schema as object);
+  if (entry !== undefined && !(isTooComplex(entry.compiled) && entry.limit < limit)) {
+    return entry.compiled;
+  }
+  const compiled = prepareAndCompile(schema, limit);
+  const fresh: CacheEntry = { limit, compiled };
+  if (isBoolean) booleanCache.set(schema, fresh);
+  else cache.set(schema as object, fresh);
+  return compiled;
+}
+
+function isTooComplex(c: Compiled): boolean {
+  return "refused" in c && c.refused === "schema-too-complex";
+}
+
+function prepareAndCompile(schema: object | boolean, limit: number): Compiled {
+  const prepared = prepareSchema(schema, limit);
+  if ("refused" in prepared) return prepared;
+  const copy =
+    typeof prepared.schema === "boolean" ? prepared.schema : withoutDialect(prepared.schema);
+  const compiled = compile(copy, prepared.draft);
+  if (typeof compiled === "string") return { refused: compiled, units: prepared.units };
+  return { validate: compiled, units: prepared.units };
+}
 
 const compileOptions: Options = {
   strict: false,
@@ -91,13 +100,23 @@ const compileOptions: Options = {
   logger: false,
   // `format` is an annotation here: no format vocabulary is loaded.
   validateFormats: false,
-  code: { regExp: safeRegExp },
+  code: { regExp: linearRegExp },
+  // Each `$ref` target is compiled once as a function of its own: inlining
+  // can copy a definition once per reference (generated code quadratic in
+  // the schema).
+  inlineRefs: false,
   // Meta-validation is done once per dialect by a shared instance below.
   validateSchema: false,
   meta: false,
+  keywords: [...addedKeywords],
 };
 
-const metaOptions: Options = { strict: false, logger: false, addUsedSchema: false };
+const metaOptions: Options = {
+  strict: false,
+  logger: false,
+  addUsedSchema: false,
+  validateFormats: false,
+};
 const metaValidators = new Map<Draft, Ajv | Ajv2020>();
 
 function metaValidator(draft: Draft): Ajv | Ajv2020 {
@@ -109,42 +128,73 @@ function metaValidator(draft: Draft): Ajv | Ajv2020 {
   return m;
 }
 
-function compile(schema: boolean | object, draft: Draft): Validator | null {
+/** The validator, or the refusal's code. */
+function compile(
+  schema: boolean | object,
+  draft: Draft,
+): Validator | "schema-invalid" | "schema-too-complex" {
   try {
     if (typeof schema !== "boolean" && metaValidator(draft).validateSchema(schema) !== true) {
-      return null;
+      return "schema-invalid";
     }
     // A fresh instance per schema: ajv registers every `$id` it meets in its
     // instance, so a shared one would let one tool's schema shadow (or, with
     // the same `$id`, break) another's. The instance lives as long as the
     // compiled function, which the WeakMap above ties to the schema object.
     const ajv = draft === "2020-12" ? new Ajv2020(compileOptions) : new Ajv(compileOptions);
+    replaceEqualityKeywords(ajv);
     const fn = ajv.compile(schema);
-    if ((fn as { $async?: unknown }).$async === true) return null;
+    if ((fn as { $async?: unknown }).$async === true) return "schema-invalid";
     return wrap(fn);
-  } catch {
-    return null;
+  } catch (e) {
+    // ajv's compiler and V8's parser recurse on the generated code's nesting.
+    return e instanceof RangeError ? "schema-too-complex" : "schema-invalid";
   }
 }
 
 function wrap(fn: ValidateFunction): Validator {
-  return (value) => {
+  return (value, budget) => {
     let ok: boolean;
     try {
-      ok = fn(value) === true;
+      ok = withBudget(budget, () => fn(value) === true);
     } catch (e) {
-      // A recursive schema over deep data may exhaust the stack.
-      const keyword =
-        e instanceof RangeError
-          ? "recursion-limit"
-          : e instanceof PatternInputTooLong
-            ? "schema-too-complex"
-            : "schema-invalid";
-      return [{ path: "", keyword, params: {} }];
+      return [{ path: thrownPath(e), keyword: thrownKeyword(e, value), params: {} }];
     }
     if (ok) return [];
     return (fn.errors ?? []).map(toFailure);
   };
+}
+
+function thrownPath(e: unknown): JsonPointer {
+  return e instanceof PatternUnevaluated ? e.path : "";
+}
+
+function thrownKeyword(e: unknown, value: unknown): string {
+  if (e instanceof PatternUnevaluated) return "schema-pattern-unevaluated";
+  if (e instanceof BudgetExceeded) return "schema-too-complex";
+  // A stack overflow: deep arguments under a recursive schema (past the
+  // default limit, which a caller may raise), or a schema whose evaluation
+  // nests too deeply for the stack.
+  if (e instanceof RangeError) {
+    return nestingOf(value) > DEFAULT_RECURSION_LIMIT ? "recursion-limit" : "schema-too-complex";
+  }
+  return "schema-invalid";
+}
+
+/** The default `recursionLimit` of repair: arguments within it never overflow the stack by their own depth. */
+const DEFAULT_RECURSION_LIMIT = 100;
+
+/** The nesting depth of a validation value (objects and arrays), without recursion. */
+function nestingOf(value: unknown): number {
+  let max = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== "object" || v === null) continue;
+    if (depth + 1 > max) max = depth + 1;
+    for (const k in v) stack.push([(v as Record<string, unknown>)[k], depth + 1]);
+  }
+  return max;
 }
 
 function toFailure(e: ErrorObject): Failure {
@@ -178,72 +228,4 @@ function withoutDialect(schema: object): object {
   if (!Object.hasOwn(schema, "$schema")) return schema;
   const { $schema: _ignored, ...rest } = schema as Record<string, unknown>;
   return rest;
-}
-
-// Keywords that exist only in 2019-09/2020-12.
-const keywords2020 = new Set([
-  "$defs",
-  "prefixItems",
-  "$dynamicRef",
-  "$dynamicAnchor",
-  "$anchor",
-  "dependentRequired",
-  "dependentSchemas",
-  "unevaluatedProperties",
-  "unevaluatedItems",
-  "minContains",
-  "maxContains",
-]);
-
-// Keywords whose value maps names to schemas (its keys are not keywords), and
-// keywords whose value is data (not searched).
-const schemaMaps = new Set([
-  "properties",
-  "patternProperties",
-  "$defs",
-  "definitions",
-  "dependentSchemas",
-  "dependencies",
-]);
-const dataKeywords = new Set(["const", "enum", "default", "examples"]);
-
-/** Upper bound on schema objects inspected when detecting the dialect. */
-const detectBudget = 10_000;
-
-/**
- * The dialect: from `$schema` when it names draft-04/06/07 or 2019-09/2020-12;
- * otherwise draft-07 when `items` is an array somewhere (invalid in 2020-12),
- * else 2020-12 when a 2020-only keyword is used (`$defs`, `prefixItems`, ...),
- * else draft-07.
- */
-export function detectDraft(schema: object): Draft {
-  const uri = (schema as { $schema?: unknown }).$schema;
-  if (typeof uri === "string") {
-    if (uri.includes("2020-12") || uri.includes("2019-09")) return "2020-12";
-    if (/draft-0[4-7]/.test(uri)) return "draft-07";
-  }
-  let saw2020 = false;
-  const seen = new Set<object>();
-  const stack: { node: unknown; map: boolean }[] = [{ node: schema, map: false }];
-  let budget = detectBudget;
-  while (stack.length > 0 && budget-- > 0) {
-    const { node, map } = stack.pop()!;
-    if (typeof node !== "object" || node === null || seen.has(node)) continue;
-    seen.add(node);
-    if (Array.isArray(node)) {
-      for (const v of node) stack.push({ node: v, map: false });
-      continue;
-    }
-    for (const [k, v] of Object.entries(node)) {
-      if (map) {
-        stack.push({ node: v, map: false });
-        continue;
-      }
-      if (k === "items" && Array.isArray(v)) return "draft-07";
-      if (keywords2020.has(k)) saw2020 = true;
-      if (dataKeywords.has(k)) continue;
-      stack.push({ node: v, map: schemaMaps.has(k) });
-    }
-  }
-  return saw2020 ? "2020-12" : "draft-07";
 }

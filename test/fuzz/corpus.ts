@@ -29,7 +29,7 @@ const HAND_PICKED: readonly (readonly [string, JsonSchema | undefined])[] = [
       },
     },
   ],
-  ['{"__proto__":{"a":1},"constructor":2,"toString":[3.0]}', undefined],
+  ['{"__proto__":{"a":1},"constructor":2,"toString":[3.0],"z":0}', undefined],
   [
     '{"big":18446744073709551615,"neg":-9223372036854775809,"f":1.5e300,"tiny":5e-324}',
     { additionalProperties: { type: "integer" } },

@@ -1,8 +1,8 @@
-// Issue 7, the in-suite fuzz run: a few hundred seeded cases per target, each
-// bounded in time (the long, time-boxed run is `npm run fuzz`). A failure
-// prints the command that replays the case.
+// Issue 7, the in-suite fuzz run: a few hundred seeded cases per target (the
+// long runs are `npm run fuzz`). A failure prints the command that replays the
+// case. No verdict depends on time (issue 12): a case that hangs is stopped by
+// vitest's test timeout, a wall-clock guard, not a speed check.
 import { describe, expect, test } from "vitest";
-import { BOUND } from "../hostile-helpers.js";
 import { buildCase, describeCase, runCase, type TargetName } from "./cases.js";
 import type { Tally } from "./targets.js";
 
@@ -15,16 +15,9 @@ describe("fuzz (short, seeded)", () => {
       const tally: Tally = {};
       for (let i = 0; i < CASES[target]; i++) {
         const input = buildCase(target, SEED, i);
-        const started = performance.now();
         const finding = runCase(input, tally);
-        const ms = performance.now() - started;
-        if (finding !== undefined || ms > BOUND.big) {
-          const what =
-            finding === undefined
-              ? `took ${Math.round(ms)} ms`
-              : `${finding.kind}: ${finding.detail}`;
-          expect.fail(`${what}\n${describeCase(input, SEED, i)}`);
-        }
+        if (finding !== undefined)
+          expect.fail(`${finding.kind}: ${finding.detail}\n${describeCase(input, SEED, i)}`);
       }
       // The cases reach every outcome the oracles check, not just parse errors.
       const outcomes = Object.keys(tally);

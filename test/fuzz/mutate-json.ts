@@ -28,6 +28,18 @@ const TOKENS = [
   "18446744073709551616",
   "1.0",
   "1E+2",
+  // float64's edges: the largest finite (and the first text past the rounding
+  // boundary), the smallest subnormal and the texts that round to it or to 0
+  "1.7976931348623157e308",
+  "1.7976931348623158e308",
+  "-1.7976931348623159e308",
+  "5e-324",
+  "2.4703282292062328e-324",
+  "2.4703282292062327e-324",
+  "9007199254740992.5",
+  "123456789012345678901234567890",
+  "-0.0e-0",
+  "100e-2",
   "NaN",
   "Infinity",
   "true",

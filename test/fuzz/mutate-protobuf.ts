@@ -81,6 +81,15 @@ const STRUCTURAL: readonly Structural[] = [
   (p, rng, seed) => {
     p.raw = mutateJson(p.raw ?? seed.text, rng);
   },
+  // the sign of a zero in the raw text (0 ↔ -0.0): the Struct keeps the other one
+  (p, rng, seed) => {
+    const raw = p.raw ?? seed.text;
+    const zeros = [...raw.matchAll(/(?<=[:,[]\s*)-?0(?:\.0+)?(?=\s*[,}\]])/g)];
+    if (zeros.length === 0) return;
+    const m = rng.pick(zeros);
+    const flipped = m[0].startsWith("-") ? m[0].slice(1) : rng.pick(["-0", "-0.0", "-0e0"]);
+    p.raw = raw.slice(0, m.index) + flipped + raw.slice(m.index + m[0].length);
+  },
   // another seed's raw text
   (p, rng) => {
     p.raw = rng.pick(corpus()).text;

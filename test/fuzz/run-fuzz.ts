@@ -1,8 +1,14 @@
-// `npm run fuzz -- --seconds 60 --seed N [--target protobuf|json|all]
-// [--timeout-ms 30000]`: a seeded, time-boxed fuzz run. Each case is a pure
-// function of (seed, target, iteration); the loop runs in a worker thread that
-// is stopped when one case takes longer than --timeout-ms (a hang). Exits 1 on
-// the first finding and prints the command that replays it:
+// `npm run fuzz -- [--iterations N | --seconds 60] --seed N [--target protobuf|json|all]
+// [--timeout-ms 30000] [--keep-going]`: a seeded fuzz run. Each case is a pure
+// function of (seed, target, iteration).
+//   --iterations N  runs cases start..start+N-1 of each target: the same cases on
+//                   every machine, so the verdict does not depend on speed (CI).
+//   --seconds S     runs each target for S / targets seconds: for long runs by hand
+//                   (the default, 60 s, when neither is given).
+// The loop runs in a worker thread that is stopped when one case takes longer than
+// --timeout-ms (a hang: a generous wall-clock guard, not a speed check). Exits 1 on
+// the first finding (with --keep-going: at the end, having shown the first three of
+// each kind and counted the rest) and prints the command that replays it:
 // `npm run fuzz -- --seed N --target T --iteration K` runs that one case here,
 // in this thread, and prints the error with its stack.
 import { Worker } from "node:worker_threads";
@@ -11,7 +17,10 @@ import type { WorkerInput, WorkerMessage } from "./fuzz-worker.js";
 import type { Tally } from "./targets.js";
 
 interface Options {
+  /** Cases per target; undefined for a time-boxed run. */
+  iterations: number | undefined;
   seconds: number;
+  keepGoing: boolean;
   seed: number;
   targets: TargetName[];
   timeoutMs: number;
@@ -22,22 +31,30 @@ interface Options {
 function usage(message: string): never {
   console.error(`fuzz: ${message}`);
   console.error(
-    "usage: npm run fuzz -- [--seconds 60] [--seed N] [--target protobuf|json|all] [--timeout-ms 30000] [--start I] [--iteration K]",
+    "usage: npm run fuzz -- [--iterations N | --seconds 60] [--seed N] [--target protobuf|json|all] [--timeout-ms 30000] [--start I] [--keep-going] [--iteration K]",
   );
   process.exit(2);
 }
 
 function parseOptions(argv: readonly string[]): Options {
   const o: Options = {
+    iterations: undefined,
     seconds: 60,
+    keepGoing: false,
     seed: 1,
     targets: [...TARGETS],
     timeoutMs: 30_000,
     iteration: undefined,
     start: 0,
   };
+  let timed = false;
   for (let k = 0; k < argv.length; k += 2) {
     const name = argv[k];
+    if (name === "--keep-going") {
+      o.keepGoing = true;
+      k--;
+      continue;
+    }
     const value = argv[k + 1];
     if (value === undefined) usage(`${name} needs a value`);
     const n = Number(value);
@@ -49,6 +66,11 @@ function parseOptions(argv: readonly string[]): Options {
       case "--seconds":
         if (!(n > 0)) usage("--seconds must be positive");
         o.seconds = n;
+        timed = true;
+        break;
+      case "--iterations":
+        if (!(int() > 0)) usage("--iterations must be positive");
+        o.iterations = n;
         break;
       case "--seed":
         o.seed = int() >>> 0;
@@ -71,6 +93,7 @@ function parseOptions(argv: readonly string[]): Options {
         usage(`unknown option ${name}`);
     }
   }
+  if (timed && o.iterations !== undefined) usage("give --iterations or --seconds, not both");
   return o;
 }
 
@@ -98,7 +121,11 @@ function fuzz(o: Options): Promise<boolean> {
     targets: o.targets,
     seed: o.seed,
     start: o.start,
-    msPerTarget: (o.seconds * 1000) / o.targets.length,
+    budget:
+      o.iterations !== undefined
+        ? { iterations: o.iterations }
+        : { msPerTarget: (o.seconds * 1000) / o.targets.length },
+    keepGoing: o.keepGoing,
     progress,
   };
   const worker = new Worker(new URL("./fuzz-worker.mjs", import.meta.url), {
@@ -117,6 +144,7 @@ function fuzz(o: Options): Promise<boolean> {
     let last = "";
     let lastChange = Date.now();
     let remaining = o.targets.length;
+    let findings = 0;
     let settled = false;
     const finish = (ok: boolean) => {
       if (settled) return;
@@ -147,17 +175,23 @@ function fuzz(o: Options): Promise<boolean> {
     worker.on("message", (m: WorkerMessage) => {
       if (m.type === "finding") {
         report(m.target, o.seed, m.iteration, m.kind, m.detail);
-        void worker.terminate();
-        finish(false);
+        if (!o.keepGoing) {
+          void worker.terminate();
+          finish(false);
+        }
         return;
       }
+      const found = Object.entries(m.findings);
+      findings += found.length;
       const secs = m.ms / 1000;
       const range = m.iterations === 0 ? "none" : `${o.start}–${o.start + m.iterations - 1}`;
       console.log(
-        `${m.target}: ${m.iterations} cases in ${secs.toFixed(1)} s (${Math.round(m.iterations / secs)}/s), iterations ${range}, no findings`,
+        `${m.target}: ${m.iterations} cases in ${secs.toFixed(1)} s (${Math.round(m.iterations / secs)}/s), iterations ${range}, ${found.length === 0 ? "no findings" : "FINDINGS"}`,
       );
       console.log(`  ${formatTally(m.tally)}`);
-      if (--remaining === 0) finish(true);
+      for (const [kind, f] of found)
+        console.log(`  finding ${kind}: ${f.count} case(s), first at iteration ${f.first}`);
+      if (--remaining === 0) finish(findings === 0);
     });
     worker.on("error", (e) => {
       const w = where();
@@ -216,7 +250,7 @@ if (options.iteration !== undefined) {
   ok = replay(options);
 } else {
   console.log(
-    `fuzz: seed ${options.seed}, ${options.seconds} s over ${options.targets.join(", ")}, hang bound ${options.timeoutMs} ms`,
+    `fuzz: seed ${options.seed}, ${options.iterations !== undefined ? `${options.iterations} cases per target` : `${options.seconds} s`} over ${options.targets.join(", ")}, hang bound ${options.timeoutMs} ms`,
   );
   ok = await fuzz(options);
 }

@@ -10,11 +10,12 @@ import { isLosslessNumber, parse as losslessParse } from "lossless-json";
 import { ClientActionSchema } from "../../gen/toolbridge/v1/toolbridge_pb.js";
 import type { Diagnostic } from "../../src/diagnostics.js";
 import { isStructJsonError } from "../../src/errors.js";
-import { structMessageFromJson } from "../../src/from-json.js";
+import { DEFAULT_STRUCT_DEPTH, structMessageFromJson } from "../../src/from-json.js";
 import { pointerFrom } from "../../src/json-pointer.js";
 import type { JsonSchema } from "../../src/json-schema.js";
 import { toolCallFromJson, toolCallToJson } from "../../src/tool-call.js";
 import { textLosesPrecision } from "../property-arbitraries.js";
+import { type JsonRule, scanJsonText, wellFormed } from "./json-scan.js";
 
 /** Something the fuzzer found. */
 export interface Finding {
@@ -44,27 +45,6 @@ function isEngineFailure(e: unknown): boolean {
 
 function describe(e: unknown): string {
   return e instanceof Error ? (e.stack ?? `${e.name}: ${e.message}`) : String(e);
-}
-
-const MAX_SAFE_DEPTH_CHECK = 10_000;
-
-/** Depth of nested objects/arrays (1 for a flat object); stops counting past a bound. */
-function depthOf(v: unknown): number {
-  let max = 0;
-  const stack: [unknown, number][] = [[v, 1]];
-  while (stack.length > 0) {
-    const [x, d] = stack.pop()!;
-    if (typeof x !== "object" || x === null || isLosslessNumber(x)) continue;
-    if (d > max) max = d;
-    if (max > MAX_SAFE_DEPTH_CHECK) return max;
-    for (const k of Object.keys(x)) stack.push([(x as Record<string, unknown>)[k], d + 1]);
-  }
-  return max;
-}
-
-/** True when `s` has no lone surrogate. */
-export function wellFormed(s: string): boolean {
-  return !/[\ud800-\udfff]/.test(s.replace(/[\ud800-\udbff][\udc00-\udfff]/g, ""));
 }
 
 /** True when some string (key or value) in `v` is not well-formed UTF-16. */
@@ -97,18 +77,27 @@ function hasNonFinite(v: unknown): boolean {
 }
 
 /**
+ * How -0 and 0 compare: "signed" where the text must carry each float64 exactly
+ * (raw_args_json beside the Struct: the README promises each number's float64
+ * equal, and the decoder tells them apart), "equal" for the text written from
+ * the Struct (the README writes -0 as 0 but for a number reading).
+ */
+type Zeros = "signed" | "equal";
+
+/**
  * Where `written` (lossless-json parse of a text) and `value` (plain JS value)
  * differ: same own keys in any order, same strings, booleans and nulls, each
- * number's text denoting the same float64 (=== : -0 and 0 are one JSON value).
- * undefined when they agree.
+ * number's text denoting the same float64. undefined when they agree.
  */
 function difference(
   written: unknown,
   value: unknown,
+  zeros: Zeros,
   tokens: (string | number)[] = [],
 ): string | undefined {
   if (isLosslessNumber(written)) {
-    return typeof value === "number" && Number(written.toString()) === value
+    const n = Number(written.toString());
+    return typeof value === "number" && (zeros === "signed" ? Object.is(n, value) : n === value)
       ? undefined
       : pointerFrom(tokens);
   }
@@ -130,6 +119,7 @@ function difference(
     const d = difference(
       (written as Record<string, unknown>)[k],
       (value as Record<string, unknown>)[k],
+      zeros,
       tokens,
     );
     tokens.pop();
@@ -154,42 +144,28 @@ const DECODER_DIAGNOSTICS = new Set([
   "ambiguous-number",
   "schema-ref-unresolved",
   "schema-too-complex",
+  // issue 13 (engine): a pattern the linear-time engine cannot run reads as unknown
+  "schema-pattern-unevaluated",
   "raw-json-invalid",
   "integer-written-as-float",
 ]);
 
-/** Raw text an independent parser accepts as one object, with depth and strings a receiver takes. */
+/**
+ * Raw text a receiver takes: one JSON object (JSON.parse's syntax) that breaks
+ * none of the reader's rules in any of its tokens (see json-scan.ts), parsed by
+ * lossless-json for the comparison with the Struct.
+ */
 function rawIsValid(
   raw: string,
   recursionLimit: number,
 ): { ok: true; parsed: unknown } | { ok: false } {
-  let parsed: unknown;
+  const scan = scanJsonText(raw, recursionLimit);
+  if (scan.syntaxError !== undefined || scan.broken.size > 0) return { ok: false };
   try {
-    parsed = losslessParse(raw);
+    return { ok: true, parsed: losslessParse(raw) };
   } catch {
     return { ok: false };
   }
-  if (
-    typeof parsed !== "object" ||
-    parsed === null ||
-    Array.isArray(parsed) ||
-    isLosslessNumber(parsed)
-  )
-    return { ok: false };
-  if (hasLoneSurrogate(parsed) || depthOf(parsed) > recursionLimit) return { ok: false };
-  // lossless-json lets duplicate keys with equal values through; two readings all the same.
-  if (scanJson(raw).duplicateKey) return { ok: false };
-  // lossless-json accepts what JSON.parse does; a number beyond float64 is not a JSON value we carry.
-  const stack: unknown[] = [parsed];
-  while (stack.length > 0) {
-    const x = stack.pop();
-    if (isLosslessNumber(x)) {
-      if (!Number.isFinite(Number(x.toString()))) return { ok: false };
-    } else if (typeof x === "object" && x !== null) {
-      for (const k of Object.keys(x)) stack.push((x as Record<string, unknown>)[k]);
-    }
-  }
-  return { ok: true, parsed };
 }
 
 /**
@@ -240,7 +216,7 @@ export function protobufCase(
         if (mode !== "verify" || raw === undefined)
           return { kind: "mismatch-without-raw", detail: e.message };
         const v = rawIsValid(raw, 100);
-        if (v.ok && difference(v.parsed, args) === undefined && !hasNonFinite(args))
+        if (v.ok && difference(v.parsed, args, "signed") === undefined && !hasNonFinite(args))
           return { kind: "false-mismatch", detail: e.message };
       }
       continue;
@@ -259,7 +235,7 @@ export function protobufCase(
           kind: "invalid-raw-returned",
           detail: "the raw text was returned but is not one valid JSON object",
         };
-      const d = difference(v.parsed, args);
+      const d = difference(v.parsed, args, "signed");
       if (d !== undefined) return { kind: "disagreeing-raw-returned", detail: `differs at ${d}` };
       continue;
     }
@@ -270,7 +246,7 @@ export function protobufCase(
     } catch (e) {
       return { kind: "output-not-json", detail: describe(e) };
     }
-    const d = difference(parsed, args);
+    const d = difference(parsed, args, "equal");
     if (d !== undefined) return { kind: "output-differs-from-struct", detail: `differs at ${d}` };
     if (mode === "verify" && raw !== undefined) {
       if (!diagnostics.some((x) => x.code === "raw-json-invalid"))
@@ -279,7 +255,7 @@ export function protobufCase(
           detail: "raw text present, Struct text returned, no raw-json-invalid",
         };
       const v = rawIsValid(raw, 100);
-      if (v.ok && difference(v.parsed, args) === undefined)
+      if (v.ok && difference(v.parsed, args, "signed") === undefined)
         return {
           kind: "valid-raw-rejected",
           detail: "an agreeing, well-formed raw text was not used",
@@ -342,41 +318,14 @@ function numberTexts(v: unknown, tokens: (string | number)[], out: string[]): vo
   }
 }
 
-/**
- * Nesting depth and duplicate keys of a text JSON.parse accepts, by a scan of
- * its tokens (JSON.parse keeps the last of duplicate keys, and lossless-json
- * only reports duplicates whose values differ). Keys are decoded with JSON.parse.
- */
-function scanJson(text: string): { depth: number; duplicateKey: boolean } {
-  const stack: (Set<string> | null)[] = [];
-  let expectKey = false;
-  let depth = 0;
-  let duplicateKey = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === '"') {
-      let j = i + 1;
-      while (j < text.length && text[j] !== '"') j += text[j] === "\\" ? 2 : 1;
-      const top = stack[stack.length - 1];
-      if (expectKey && top) {
-        const key = JSON.parse(text.slice(i, j + 1)) as string;
-        if (top.has(key)) duplicateKey = true;
-        top.add(key);
-        expectKey = false;
-      }
-      i = j;
-    } else if (c === "{" || c === "[") {
-      stack.push(c === "{" ? new Set() : null);
-      expectKey = c === "{";
-      depth = Math.max(depth, stack.length);
-    } else if (c === "}" || c === "]") {
-      stack.pop();
-    } else if (c === ",") {
-      expectKey = stack[stack.length - 1] != null;
-    }
-  }
-  return { depth, duplicateKey };
-}
+/** The finding's name when the package rejects a text for a rule it does not break. */
+const FALSE_REJECTION: Readonly<Partial<Record<string, string>>> = {
+  "duplicate-key": "false-duplicate-key",
+  "invalid-unicode": "false-invalid-unicode",
+  "number-out-of-range": "false-out-of-range",
+  "recursion-limit": "false-recursion-limit",
+  "not-an-object": "false-not-an-object",
+} satisfies Record<JsonRule, string>;
 
 function jsonParse(text: string): { ok: true; value: unknown } | { ok: false } {
   try {
@@ -392,6 +341,13 @@ function jsonParse(text: string): { ok: true; value: unknown } | { ok: false } {
  * and must come back byte-exact.
  */
 export function jsonCase(text: string, tally?: Tally): Finding | undefined {
+  const scan = scanJsonText(text, DEFAULT_STRUCT_DEPTH);
+  const j = jsonParse(text);
+  if (j.ok !== (scan.syntaxError === undefined))
+    return {
+      kind: "oracle-disagrees-with-JSON.parse",
+      detail: `JSON.parse ${j.ok ? "accepts" : "rejects"}; the scan says syntax error at ${scan.syntaxError}`,
+    };
   const diagnostics: Diagnostic[] = [];
   let struct: ReturnType<typeof structMessageFromJson>;
   try {
@@ -399,39 +355,37 @@ export function jsonCase(text: string, tally?: Tally): Finding | undefined {
   } catch (e) {
     if (!isStructJsonError(e)) return { kind: "foreign-error", detail: describe(e) };
     count(tally, `error ${e.code}`);
-    const j = jsonParse(text);
-    switch (e.code) {
-      case "invalid-json":
-        return j.ok ? { kind: "valid-json-rejected", detail: e.message } : undefined;
-      case "duplicate-key":
-        return !j.ok || scanJson(text).duplicateKey
-          ? undefined
-          : { kind: "false-duplicate-key", detail: e.message };
-      case "invalid-unicode":
-        return !j.ok || hasLoneSurrogate(j.value)
-          ? undefined
-          : { kind: "false-invalid-unicode", detail: e.message };
-      case "number-out-of-range":
-        return !j.ok || hasNonFinite(j.value)
-          ? undefined
-          : { kind: "false-out-of-range", detail: e.message };
-      case "not-an-object":
-        return !j.ok || typeof j.value !== "object" || j.value === null || Array.isArray(j.value)
-          ? undefined
-          : { kind: "false-not-an-object", detail: e.message };
-      case "recursion-limit":
-        return !j.ok || scanJson(text).depth > 49
-          ? undefined
-          : { kind: "false-recursion-limit", detail: e.message };
-      default:
-        return { kind: `unexpected-code-${e.code}`, detail: e.message };
+    if (e.code === "invalid-json") {
+      return scan.syntaxError === undefined
+        ? { kind: "valid-json-rejected", detail: e.message }
+        : undefined;
     }
+    const falseKind = FALSE_REJECTION[e.code];
+    if (falseKind === undefined) return { kind: `unexpected-code-${e.code}`, detail: e.message };
+    // Any rule the text breaks (before its first syntax error) is a right reason,
+    // named at the path where the text breaks it.
+    if (!scan.broken.has(e.code as JsonRule)) return { kind: falseKind, detail: e.message };
+    if (!scan.reasons.has(`${e.code} ${e.path}`))
+      return {
+        kind: `wrong-path-${e.code}`,
+        detail: `${e.message}; the text breaks it at ${[...scan.reasons].join(", ")}`,
+      };
+    if (e.code !== "not-an-object" && !scan.positions.has(`${e.code} @${e.position}`))
+      return {
+        kind: `wrong-position-${e.code}`,
+        detail: `${e.message} (position ${e.position}); the text breaks it at ${[...scan.positions].join(", ")}`,
+      };
+    return undefined;
   }
   if (prototypeTouched())
     return { kind: "prototype-polluted", detail: "after structMessageFromJson" };
   count(tally, "accepted");
-  const j = jsonParse(text);
   if (!j.ok) return { kind: "invalid-json-accepted", detail: "JSON.parse rejects this text" };
+  if (scan.broken.size > 0)
+    return {
+      kind: "broken-rule-accepted",
+      detail: `the text breaks ${[...scan.broken].join(", ")}`,
+    };
   const value = plain({
     $typeName: "google.protobuf.Value",
     kind: { case: "structValue", value: struct },

@@ -1,24 +1,32 @@
 // `npm run test:load [-- --streams 50 --actions 1000 --repetitions 3
-// --max-seconds 300 --heap-tolerance-mb 16 --rss-tolerance-mb 96]`:
+// --max-seconds 300 --heap-tolerance-mb 16]`:
 // a ToolCallService server on 127.0.0.1 (test/load/load-server.ts) and
 // `streams` concurrent gRPC clients, each on its own HTTP/2 connection, each
 // reading `actions` actions from StreamActions. Every action is checked in
 // order: its id, the raw path (rawJson "verify": the model's text byte for
 // byte), and the Struct path (rawJson "ignore" with the tool's schema: the
-// exact text and diagnostics); every 100th gets a SubmitResult. Zero lost,
-// duplicated, reordered or corrupted calls, or the run fails.
+// exact text and diagnostics); every 100th gets a SubmitResult.
 //
-// Memory: after each repetition the heap is collected (node --expose-gc) and
-// heapUsed and RSS recorded. "Flat" means repetition N minus repetition 1 stays
-// under the tolerances (defaults: 16 MB heap, 96 MB RSS): the first repetition
-// pays for warm-up (JIT code, HTTP/2 sessions, buffers), later ones may not grow.
-// Reports throughput (verified actions per second) and latency (server send →
-// client verified; p50/p99/max) per repetition. Exits 1 on any failure.
+// The verdict counts, it never times (issue 12: the same verdict on any machine):
+// - zero lost, duplicated, reordered or corrupted calls, and every result accepted;
+// - no calls kept alive: each received CallMCPTool (what the package reads) is
+//   watched through a WeakRef; after the repetition and a full collection (node
+//   --expose-gc) at most one per stream may still be alive (a transport may hold
+//   a stream's last message until its HTTP/2 stream is torn down: seen once in 20
+//   runs), so a package cache or anything else that keeps what it handled fails;
+// - the heap after a full collection at the end of repetition N stays within
+//   --heap-tolerance-mb (16 MB) of repetition 1 (the first pays for warm-up:
+//   JIT code, HTTP/2 sessions): a generous bound on a figure that is the same
+//   on every run to a fraction of a megabyte, since it is read when the run is idle.
+// Throughput (actions per second), latency (server send → client verified;
+// p50/p99/max) and RSS are reported, never judged: they depend on the machine.
+// --max-seconds is a wall-clock guard against a hang (a stalled stream), not a
+// speed check. Exits 1 on any failure.
 import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { collectDiagnostics } from "../../src/diagnostics.js";
 import { toolCallToJson, toolResultFromJson } from "../../src/index.js";
-import { type ClientAction, ToolCallService } from "../../src/messages.js";
+import { type CallMCPTool, type ClientAction, ToolCallService } from "../../src/messages.js";
 import { argumentsText, SCHEMA, structNotes, structText } from "./load-actions.js";
 import { startLoadServer } from "./load-server.js";
 
@@ -28,7 +36,6 @@ interface Options {
   repetitions: number;
   maxSeconds: number;
   heapToleranceMb: number;
-  rssToleranceMb: number;
 }
 
 function parseOptions(argv: readonly string[]): Options {
@@ -38,7 +45,6 @@ function parseOptions(argv: readonly string[]): Options {
     repetitions: 3,
     maxSeconds: 300,
     heapToleranceMb: 16,
-    rssToleranceMb: 96,
   };
   const names: Record<string, keyof Options> = {
     "--streams": "streams",
@@ -46,7 +52,6 @@ function parseOptions(argv: readonly string[]): Options {
     "--repetitions": "repetitions",
     "--max-seconds": "maxSeconds",
     "--heap-tolerance-mb": "heapToleranceMb",
-    "--rss-tolerance-mb": "rssToleranceMb",
   };
   for (let k = 0; k < argv.length; k += 2) {
     const key = names[argv[k]!];
@@ -80,8 +85,12 @@ const clients = Array.from({ length: o.streams }, () =>
   createClient(ToolCallService, createGrpcTransport({ baseUrl: server.url })),
 );
 
-/** Reads and checks one stream; returns the latencies of its actions. */
-async function runStream(stream: number, repetition: number): Promise<Float64Array> {
+/** Reads and checks one stream; returns the latencies of its actions. Each call is watched in `watched`. */
+async function runStream(
+  stream: number,
+  repetition: number,
+  watched: WeakRef<CallMCPTool>[],
+): Promise<Float64Array> {
   const clientId = `r${repetition}-c${stream}`;
   const client = clients[stream]!;
   const latencies = new Float64Array(o.actions);
@@ -119,6 +128,7 @@ async function runStream(stream: number, repetition: number): Promise<Float64Arr
       fail(`${clientId}: more than ${o.actions} actions (duplicated)`);
       break;
     }
+    if (action.action.case === "callMcpTool") watched.push(new WeakRef(action.action.value));
     if (!check(action)) break;
     latencies[k] = performance.now() - server.sent.get(clientId)![k]!;
     if (k % 100 === 99) {
@@ -134,7 +144,13 @@ async function runStream(stream: number, repetition: number): Promise<Float64Arr
   return latencies;
 }
 
-function settle(): { heap: number; rss: number } {
+/**
+ * Collects garbage until nothing more goes; returns the heap and RSS. It first
+ * yields to the event loop, since an object stays alive through a WeakRef until
+ * the job that last read it has ended.
+ */
+async function settle(): Promise<{ heap: number; rss: number }> {
+  for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
   for (let i = 0; i < 4; i++) gc!();
   const m = process.memoryUsage();
   return { heap: m.heapUsed, rss: m.rss };
@@ -152,15 +168,21 @@ const memory: { heap: number; rss: number }[] = [];
 try {
   for (let rep = 1; rep <= o.repetitions; rep++) {
     const started = performance.now();
-    const results = await Promise.all(clients.map((_, s) => runStream(s, rep)));
+    const watched: WeakRef<CallMCPTool>[] = [];
+    const results = await Promise.all(clients.map((_, s) => runStream(s, rep, watched)));
     const secs = (performance.now() - started) / 1000;
     const all = new Float64Array(o.streams * o.actions);
     for (let s = 0; s < results.length; s++) all.set(results[s]!, s * o.actions);
     all.sort();
-    const m = settle();
+    const m = await settle();
     memory.push(m);
+    const alive = watched.filter((w) => w.deref() !== undefined).length;
+    if (alive > o.streams)
+      fail(
+        `repetition ${rep}: ${alive} of ${watched.length} calls still alive after a full collection (at most one per stream may be in the transport's hands)`,
+      );
     console.log(
-      `repetition ${rep}: ${((o.streams * o.actions) / secs).toFixed(0)} actions/s (${secs.toFixed(2)} s), latency p50 ${percentile(all, 50).toFixed(1)} ms, p99 ${percentile(all, 99).toFixed(1)} ms, max ${all[all.length - 1]!.toFixed(1)} ms; after GC heap ${mb(m.heap)} MB, rss ${mb(m.rss)} MB`,
+      `repetition ${rep}: ${alive} of ${watched.length} calls alive after GC, heap ${mb(m.heap)} MB; reported only: ${((o.streams * o.actions) / secs).toFixed(0)} actions/s (${secs.toFixed(2)} s), latency p50 ${percentile(all, 50).toFixed(1)} ms, p99 ${percentile(all, 99).toFixed(1)} ms, max ${all[all.length - 1]!.toFixed(1)} ms, rss ${mb(m.rss)} MB`,
     );
   }
 } catch (e) {
@@ -176,14 +198,9 @@ if (memory.length === o.repetitions && o.repetitions > 1) {
   const first = memory[0]!;
   for (let i = 1; i < memory.length; i++) {
     const heapGrowth = memory[i]!.heap - first.heap;
-    const rssGrowth = memory[i]!.rss - first.rss;
     if (heapGrowth > o.heapToleranceMb * 1024 * 1024)
       fail(
         `heap grew ${mb(heapGrowth)} MB from repetition 1 to ${i + 1} (tolerance ${o.heapToleranceMb} MB)`,
-      );
-    if (rssGrowth > o.rssToleranceMb * 1024 * 1024)
-      fail(
-        `rss grew ${mb(rssGrowth)} MB from repetition 1 to ${i + 1} (tolerance ${o.rssToleranceMb} MB)`,
       );
   }
 }
@@ -192,6 +209,6 @@ if (failures.length > 0) {
   process.exitCode = 1;
 } else {
   console.log(
-    `load: ok: ${o.repetitions * o.streams * o.actions} actions, none lost, duplicated, reordered or corrupted; memory flat`,
+    `load: ok: ${o.repetitions * o.streams * o.actions} actions, none lost, duplicated, reordered or corrupted; none kept alive; heap flat`,
   );
 }
