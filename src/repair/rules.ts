@@ -4,8 +4,8 @@
 
 import type { JsonPointer } from "../json-pointer.js";
 import { pointerAppend } from "../json-pointer.js";
+import { isJsonNumberText } from "../number-text.js";
 import type { Edit } from "./edits.js";
-import { isJsonNumberText } from "./json-text.js";
 import type { JsonNode, ObjectNode } from "./json-tree.js";
 import { readJsonTree } from "./json-tree.js";
 import type { Failure } from "./validator.js";
