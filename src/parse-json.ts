@@ -84,6 +84,8 @@ export function parseJsonObjectText<T extends ParseTarget>(
 class Parser {
   i = 0;
   readonly tokens: (string | number)[] = [];
+  /** Keep a lone surrogate in a string (as JSON.parse does) rather than throw `invalid-unicode`. */
+  keepLoneSurrogates = false;
 
   constructor(
     private readonly s: string,
@@ -359,8 +361,10 @@ class Parser {
             continue;
           }
         }
-        this.i = i;
-        this.fail("invalid-unicode", "a string holds a lone surrogate (not valid UTF-8)");
+        if (!this.keepLoneSurrogates) {
+          this.i = i;
+          this.fail("invalid-unicode", "a string holds a lone surrogate (not valid UTF-8)");
+        }
       }
       codes.push(c);
       if (codes.length >= CHUNK) flush();
@@ -536,12 +540,18 @@ export interface JsonSpanOptions {
    * {@link spanAt} then follows.
    */
   readonly duplicateKeys?: "reject" | "keep";
+  /**
+   * A string holding a lone surrogate: "reject" (default) throws
+   * `invalid-unicode` (it cannot travel as protobuf UTF-8); "keep" keeps it in
+   * the string's value, as `JSON.parse` does (repair validates such strings).
+   */
+  readonly loneSurrogates?: "reject" | "keep";
 }
 
 /**
  * Parses one JSON value filling the whole text into a tree of spans. Accepts
  * and rejects exactly what {@link parseJsonText} does, with the same errors
- * (unless `duplicateKeys` is "keep"). Iterative: any depth within
+ * (unless an option says "keep"). Iterative: any depth within
  * `recursionLimit` is safe.
  */
 export function parseJsonSpans(
@@ -555,6 +565,7 @@ export function parseJsonSpans(
     });
   }
   const p = new SpanParser(text, recursionLimit, options?.duplicateKeys === "keep");
+  p.keepLoneSurrogates = options?.loneSurrogates === "keep";
   p.ws();
   const node = p.tree();
   p.ws();

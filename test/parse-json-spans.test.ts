@@ -74,6 +74,16 @@ describe("parseJsonSpans", () => {
     );
   });
 
+  test('loneSurrogates: "keep" keeps them in the value, as JSON.parse does', () => {
+    const text = '{"a":"x\\ud800","b":"\ud800"}';
+    expect(() => parseJsonSpans(text, 5)).toThrow(
+      expect.objectContaining({ code: "invalid-unicode", path: "/a" }),
+    );
+    const root = parseJsonSpans(text, 5, { loneSurrogates: "keep" });
+    expect(spanAt(root, ["a"])).toMatchObject({ kind: "string", value: "x\ud800" });
+    expect(spanAt(root, ["b"])).toMatchObject({ kind: "string", value: "\ud800" });
+  });
+
   test('duplicateKeys: "keep" keeps every member; spanAt follows the last, as JSON.parse', () => {
     const text = '{"a":1,"a":{"b":2.50}}';
     expect(() => parseJsonSpans(text, 5)).toThrow(
