@@ -29,7 +29,7 @@ import {
   toolResultToJson,
 } from "../src/index.js";
 import { exactJsonArguments, toolCallArguments } from "../src/mcp/index.js";
-import { applyRepair, repairArguments } from "../src/repair-arguments.js";
+import { repairArguments } from "../src/repair-arguments.js";
 
 /** The canaries: a string, a number's digits, a key. */
 const S = "CANARYs3cr3t";
@@ -256,7 +256,15 @@ function calls(
       (d) => toolResultFromJson({ actionId: S, structuredContentJson: text }, o(d)),
     ],
     ["repairArguments", (d) => repairArguments(text, s, o(d))],
-    ["applyRepair", (d) => applyRepair(text, s, d)],
+    [
+      "toolCallToJson (repair of the trusted text)",
+      (d) =>
+        toolCallToJson(arrivedCall(object, text), s, {
+          ...o(d),
+          rawJson: "trust",
+          repair: repairArguments,
+        }),
+    ],
     ["structToJson", (d) => structToJson(object, s, o(d))],
     ["structMessageToJson", (d) => structMessageToJson(message, s, o(d))],
     ["inspectNumbers", (d) => inspectNumbers(object, s, o(d))],

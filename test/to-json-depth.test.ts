@@ -14,7 +14,7 @@ import {
 } from "../gen/toolbridge/v1/toolbridge_pb.js";
 import { collectDiagnostics } from "../src/diagnostics.js";
 import { structMessageFromJson } from "../src/from-json.js";
-import { applyRepair, repairArguments } from "../src/repair-arguments.js";
+import { repairArguments } from "../src/repair-arguments.js";
 import { inspectNumbers, structMessageToJson, structToJson } from "../src/to-json.js";
 import { toolCallFromJson, toolCallToJson } from "../src/tool-call.js";
 import { toolResultFromJson, toolResultToJson } from "../src/tool-result.js";
@@ -114,11 +114,13 @@ describe(`input nested ${DEPTH} levels, default limits: the exact code and path`
       }
     },
   );
-  test("repairArguments and applyRepair (JSON text): rejected with recursion-limit", () => {
+  test("repairArguments, alone and injected (JSON text): rejected with recursion-limit", () => {
     // The path is repair's to choose (today the root, ""): see the lib report.
     const result = repairArguments(DEEP_TEXT, { type: "object" });
     expect(result.ok ? [] : result.issues.map((i) => i.keyword)).toEqual(["recursion-limit"]);
-    expect(() => applyRepair(DEEP_TEXT, { type: "object" })).toThrow(
+    const call = create(CallMCPToolSchema, { name: "t", rawArgsJson: DEEP_TEXT });
+    const options = { rawJson: "trust", repair: repairArguments } as const;
+    expect(() => toolCallToJson(call, { type: "object" }, options)).toThrow(
       expect.objectContaining({ code: "recursion-limit" }),
     );
   });
