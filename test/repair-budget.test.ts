@@ -93,7 +93,9 @@ describe("repair budget: the option", () => {
   test("the default is REPAIR_BUDGET (1,000,000 units)", () => {
     expect(REPAIR_BUDGET).toBe(1_000_000);
     const spent = repairArgumentsMetered(args, schema);
-    expect(repairArgumentsMetered(args, schema, { budget: undefined as unknown as number })).toEqual(spent);
+    expect(
+      repairArgumentsMetered(args, schema, { budget: undefined as unknown as number }),
+    ).toEqual(spent);
     expect(repairArgumentsMetered(args, schema, { budget: REPAIR_BUDGET })).toEqual(spent);
   });
 

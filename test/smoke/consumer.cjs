@@ -10,12 +10,7 @@ const { repairArguments } = require("struct-json-bridge/repair");
 const failures = [];
 if (typeof messages.ClientActionSchema !== "object") failures.push("missing messages");
 if (typeof repairArguments !== "function") failures.push("missing struct-json-bridge/repair");
-for (const name of [
-  "toolCallFromJson",
-  "toolCallToJson",
-  "structToJson",
-  "structMessageToJson",
-]) {
+for (const name of ["toolCallFromJson", "toolCallToJson", "structToJson", "structMessageToJson"]) {
   if (!(name in bridge)) failures.push(`missing export ${name}`);
 }
 if (typeof mcp.toolCallArguments !== "function") failures.push("missing struct-json-bridge/mcp");
