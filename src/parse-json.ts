@@ -86,6 +86,8 @@ class Parser {
   readonly tokens: (string | number)[] = [];
   /** Keep a lone surrogate in a string (as JSON.parse does) rather than throw `invalid-unicode`. */
   keepLoneSurrogates = false;
+  /** Keep a number beyond float64's range (JSON.parse reads ±Infinity) rather than throw `number-out-of-range`. */
+  keepOutOfRange = false;
 
   constructor(
     private readonly s: string,
@@ -419,7 +421,7 @@ class Parser {
     const text = s.slice(start, i);
     const v = +text;
     if (plain && i - start <= 15) return v; // up to 15 digits: exact
-    if (v === Infinity || v === -Infinity) {
+    if ((v === Infinity || v === -Infinity) && !this.keepOutOfRange) {
       this.i = start;
       this.fail("number-out-of-range", "the number is beyond float64's range");
     }
@@ -546,6 +548,12 @@ export interface JsonSpanOptions {
    * the string's value, as `JSON.parse` does (repair validates such strings).
    */
   readonly loneSurrogates?: "reject" | "keep";
+  /**
+   * A number beyond float64's range (`1e400`): "reject" (default) throws
+   * `number-out-of-range`; "keep" keeps its text, as the exact readers of the
+   * MCP adapter do (JSON.parse reads it as ±Infinity).
+   */
+  readonly outOfRangeNumbers?: "reject" | "keep";
 }
 
 /**
@@ -566,6 +574,7 @@ export function parseJsonSpans(
   }
   const p = new SpanParser(text, recursionLimit, options?.duplicateKeys === "keep");
   p.keepLoneSurrogates = options?.loneSurrogates === "keep";
+  p.keepOutOfRange = options?.outOfRangeNumbers === "keep";
   p.ws();
   const node = p.tree();
   p.ws();
