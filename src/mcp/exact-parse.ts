@@ -39,7 +39,7 @@ export function buildExactJson(
     if (isStructJsonError(e) && e.code === "duplicate-key") return { duplicate: e.path };
     throw e;
   }
-  return { value: valueOf(root, readNumber) };
+  return { value: buildValue(root, readNumber) };
 }
 
 /** A container being filled: its node, its value, its pointer. */
@@ -51,7 +51,7 @@ interface Fill {
 }
 
 /** The value of a span tree, numbers through `readNumber`; iterative. */
-function valueOf(root: JsonSpanNode, readNumber: NumberReader): unknown {
+function buildValue(root: JsonSpanNode, readNumber: NumberReader): unknown {
   const top = { value: undefined as unknown };
   const work: Fill[] = [{ node: root, target: top, key: "value", pointer: "" }];
   for (let fill = work.pop(); fill !== undefined; fill = work.pop()) {
