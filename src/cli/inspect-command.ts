@@ -65,7 +65,9 @@ function rawNumberTexts(raw: string | undefined): Map<JsonPointer, string> | und
     const [node, path] = top;
     if (node.kind === "number") out.set(path, node.text);
     else if (node.kind === "array") {
-      node.items.forEach((item, i) => stack.push([item, pointerAppend(path, i)]));
+      for (let i = 0; i < node.items.length; i++) {
+        stack.push([node.items[i]!, pointerAppend(path, i)]);
+      }
     } else if (node.kind === "object") {
       for (const m of node.members) stack.push([m.value, pointerAppend(path, m.key)]);
     }
