@@ -4,6 +4,7 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { buildExactJson } from "../src/mcp/exact-parse.js";
+import { memberText } from "../src/mcp/json-span.js";
 
 describe("buildExactJson: JSON.parse's reading, numbers by their text", () => {
   test.each([
@@ -40,5 +41,15 @@ describe("buildExactJson: JSON.parse's reading, numbers by their text", () => {
       }),
       { seed: 14, numRuns: 300 },
     );
+  });
+});
+
+describe("memberText: JSON.parse's reading", () => {
+  test.each([
+    ['{"r":{"s":"\\ud800"}}', '"\\ud800"'],
+    ['{"r":{"s":1e400}}', "1e400"],
+    ['{"r":{"s":1},"r":{"s":2.50}}', "2.50"],
+  ])("%s", (text, expected) => {
+    expect(memberText(text, ["r", "s"])).toBe(expected);
   });
 });

@@ -8,6 +8,7 @@ import { isStructJsonError } from "../errors.js";
 import { type JsonPointer, pointerAppend } from "../json-pointer.js";
 import { setOwnProperty } from "../own-property.js";
 import { type JsonSpanNode, parseJsonSpans } from "../parse-json.js";
+import { JSON_PARSE_READING } from "./json-span.js";
 
 /** Decides what a number becomes; `path` computes the number's JSON Pointer on demand. */
 export type NumberReader = (text: string, path: () => JsonPointer) => unknown;
@@ -31,9 +32,8 @@ export function buildExactJson(
   let root: JsonSpanNode;
   try {
     root = parseJsonSpans(text, Number.MAX_SAFE_INTEGER, {
+      ...JSON_PARSE_READING,
       duplicateKeys: rejectDuplicates ? "reject" : "keep",
-      loneSurrogates: "keep",
-      outOfRangeNumbers: "keep",
     });
   } catch (e) {
     if (isStructJsonError(e) && e.code === "duplicate-key") return { duplicate: e.path };

@@ -1,24 +1,29 @@
 // Finds where a member's value sits in JSON text, so that a transport can hand
 // on a tool result's exact text rather than what JSON.parse made of it. Read
-// with the package's one parser (parseJsonSpans); the text has already been
-// read by JSON.parse, whose reading of a repeated key (the last one wins) the
-// span follows.
+// with the package's one parser (parseJsonSpans) in JSON.parse's reading (the
+// text has already been read by JSON.parse): lone surrogates and numbers
+// beyond float64 are kept, and of a repeated key the last one counts.
 
 import { isStructJsonError } from "../errors.js";
-import { parseJsonSpans, spanAt } from "../parse-json.js";
+import { type JsonSpanOptions, parseJsonSpans, spanAt } from "../parse-json.js";
+
+/** The parser's options for JSON.parse's reading of a text JSON.parse has accepted. */
+export const JSON_PARSE_READING: JsonSpanOptions = Object.freeze({
+  duplicateKeys: "keep",
+  loneSurrogates: "keep",
+  outOfRangeNumbers: "keep",
+});
 
 /**
  * The text of the value at `keys` (object member names, or array indices as
  * numbers, outermost first) in `text`, which must be well-formed JSON (already
  * accepted by `JSON.parse`). With duplicate names the last one wins, as with
- * JSON.parse. Undefined when the path does not exist, or when the package's
- * parser refuses the text (a lone surrogate, a number beyond float64): such
- * text has no exact reading to pass on.
+ * JSON.parse. Undefined when the path does not exist (or the text is not JSON).
  */
 export function memberText(text: string, keys: readonly (string | number)[]): string | undefined {
   let root: ReturnType<typeof parseJsonSpans>;
   try {
-    root = parseJsonSpans(text, Number.MAX_SAFE_INTEGER, { duplicateKeys: "keep" });
+    root = parseJsonSpans(text, Number.MAX_SAFE_INTEGER, JSON_PARSE_READING);
   } catch (e) {
     if (isStructJsonError(e)) return undefined;
     throw e;
