@@ -2,7 +2,10 @@
 // that says how it reaches the caller; docs/codes.md gives each one's meaning
 // and an example path (a test checks the two against each other).
 
-/** Codes that are only ever thrown, as a {@link StructJsonError}'s `code`. */
+/**
+ * Codes that are only ever thrown, as a `StructJsonError`'s `code`.
+ * @inline
+ */
 type ThrownCode =
   | "recursion-limit"
   | "schema-invalid"
@@ -19,7 +22,10 @@ type ThrownCode =
   | "provider-text-unavailable"
   | "provider-response-invalid";
 
-/** Codes that are only ever reported, as a diagnostic's `code`; the call goes on. */
+/**
+ * Codes that are only ever reported, as a diagnostic's `code`; the call goes on.
+ * @inline
+ */
 type ReportedCode =
   | "not-an-integer"
   | "integer-precision-lost"
@@ -34,11 +40,15 @@ type ReportedCode =
   | "argument-repaired"
   | "argument-rejected";
 
-/** Codes thrown by default and reported instead when an option says so (`nonFinite`, `unsetValue`: "null"). */
+/**
+ * Codes thrown by default and reported instead when an option says so
+ * (`nonFinite`, `unsetValue`: "null").
+ * @inline
+ */
 type ThrownOrReportedCode = "non-finite-number" | "value-unset";
 
-/** Every code a {@link StructJsonError} can carry. */
+/** Every code a `StructJsonError` can carry (docs/codes.md gives each one's meaning). */
 export type StructJsonErrorCode = ThrownCode | ThrownOrReportedCode;
 
-/** Every code a diagnostic can carry. */
+/** Every code a diagnostic can carry (docs/codes.md gives each one's meaning). */
 export type DiagnosticCode = ReportedCode | ThrownOrReportedCode;
