@@ -95,6 +95,8 @@ try {
       `@modelcontextprotocol/sdk@${pkg.devDependencies["@modelcontextprotocol/sdk"]}`,
       `@connectrpc/connect@${pkg.devDependencies["@connectrpc/connect"]}`,
       `@connectrpc/connect-web@${pkg.devDependencies["@connectrpc/connect-web"]}`,
+      `openai@${pkg.devDependencies.openai}`,
+      `@anthropic-ai/sdk@${pkg.devDependencies["@anthropic-ai/sdk"]}`,
     ],
     { cwd: app },
   );
