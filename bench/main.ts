@@ -63,7 +63,7 @@ const scalingOperationIds = [
   "structToJson",
   "toJsonString",
   "JSON.stringify",
-  "structFromJson",
+  "structMessageFromJson",
   "verify",
   "fromJsonString",
   "JSON.parse",
@@ -74,7 +74,7 @@ const memoryOperationIds = [
   "structToJson",
   "toJsonString",
   "JSON.stringify",
-  "structFromJson",
+  "structMessageFromJson",
   "verify",
   "fromJsonString",
   "JSON.parse",
@@ -86,9 +86,9 @@ function environment(api: PackageApi, opts: CliOptions): string[] {
       "structToJson",
       "jsonObjectToJson",
       "compileSchema",
-      "structFromJson",
+      "structMessageFromJson",
       "toolCallFromJson",
-      "toolCallArgumentsJson",
+      "toolCallToJson",
     ] as const
   )
     .map((n) => `${n} ${api[n] === undefined ? "✗" : "✓"}`)

@@ -236,14 +236,14 @@ export const operations: readonly OperationSpec[] = [
   },
   // JSON text → Struct, and the client's raw-text verification.
   {
-    id: "structFromJson",
-    label: "structFromJson",
+    id: "structMessageFromJson",
+    label: "structMessageFromJson",
     group: "read",
     role: "ours",
     usesPackage: true,
     payloads: allPayloads,
     prepare: (inp) => {
-      const f = need(inp.api.structFromJson, "structFromJson");
+      const f = need(inp.api.structMessageFromJson, "structMessageFromJson");
       const text = inp.text;
       const options = readOptions(inp.payload);
       // Not inp.struct: that would keep a second Struct alive while timing the read group.
@@ -259,13 +259,13 @@ export const operations: readonly OperationSpec[] = [
   },
   {
     id: "verify",
-    label: 'toolCallArgumentsJson (rawJson: "verify")',
+    label: 'toolCallToJson (rawJson: "verify")',
     group: "read",
     role: "ours",
     usesPackage: true,
     payloads: allPayloads,
     prepare: (inp) => {
-      const f = need(inp.api.toolCallArgumentsJson, "toolCallArgumentsJson");
+      const f = need(inp.api.toolCallToJson, "toolCallToJson");
       const call = inp.call;
       const schema = inp.compiled;
       const options = { ...readOptions(inp.payload), rawJson: "verify" };

@@ -17,14 +17,14 @@ export interface PackageApi {
     | undefined;
   /** `compileSchema(schema)`. */
   readonly compileSchema: ((schema: unknown) => unknown) | undefined;
-  /** `structFromJson(text, options)`. */
-  readonly structFromJson: ((json: string, options?: object) => unknown) | undefined;
+  /** `structMessageFromJson(text, options)`. */
+  readonly structMessageFromJson: ((json: string, options?: object) => unknown) | undefined;
   /** `toolCallFromJson(init, options)`. */
   readonly toolCallFromJson:
     | ((init: { name: string; argumentsJson: string }, options?: object) => unknown)
     | undefined;
-  /** `toolCallArgumentsJson(call, schema, options)`. */
-  readonly toolCallArgumentsJson:
+  /** `toolCallToJson(call, schema, options)`. */
+  readonly toolCallToJson:
     | ((call: unknown, schema?: unknown, options?: object) => string)
     | undefined;
   /** Why the package did not load at all, if it did not. */
@@ -64,9 +64,9 @@ export async function loadPackageApi(): Promise<PackageApi> {
     structToJson: pick(mod, "structMessageToJson"),
     jsonObjectToJson: pick(mod, "structToJson"),
     compileSchema: pick(mod, "compileSchema"),
-    structFromJson: pick(mod, "structFromJson"),
+    structMessageFromJson: pick(mod, "structMessageFromJson"),
     toolCallFromJson: pick(mod, "toolCallFromJson"),
-    toolCallArgumentsJson: pick(mod, "toolCallArgumentsJson"),
+    toolCallToJson: pick(mod, "toolCallToJson"),
     loadError,
   };
   return Object.freeze(api);

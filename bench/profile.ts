@@ -1,8 +1,8 @@
 // Where the time goes: runs one operation in a loop under `node --cpu-prof` (in a
 // child process) and prints the functions with the most self and total time.
 // Usage: [BENCH_PACKAGE=bench/out/pkg/src/index.js] node --import tsx bench/profile.ts OP PAYLOAD [SECONDS] [--top N] [--quick] [--no-inlining]
-//   e.g. node --import tsx bench/profile.ts structFromJson L 8
-// OP is an operation id from bench/operations.ts (structToJson, structFromJson, verify,
+//   e.g. node --import tsx bench/profile.ts structMessageFromJson L 8
+// OP is an operation id from bench/operations.ts (structToJson, structMessageFromJson, verify,
 // toJsonString, fromJsonString, ...). The .cpuprofile files (open them in Chrome DevTools)
 // and a summary are written to bench/out/prof/.
 

@@ -196,13 +196,13 @@ export function evaluateTargets(r: RunResults): TargetRow[] {
   }
   for (const p of ["S", "M", "L"] as const) {
     atLeast(
-      `structFromJson on ${p} ≥ 1.0× fromJsonString`,
-      timeRatio(r, "fromJsonString", "structFromJson", p),
+      `structMessageFromJson on ${p} ≥ 1.0× fromJsonString`,
+      timeRatio(r, "fromJsonString", "structMessageFromJson", p),
       1,
     );
   }
   atLeast(
-    'toolCallArgumentsJson "verify" on L ≥ 1.0× fromJsonString',
+    'toolCallToJson "verify" on L ≥ 1.0× fromJsonString',
     timeRatio(r, "fromJsonString", "verify", "L"),
     1,
   );
@@ -213,7 +213,7 @@ export function evaluateTargets(r: RunResults): TargetRow[] {
     ok: cached === undefined ? undefined : cached.value <= 1.1,
   });
   const sizeRatio = bytesOf(r, "XL") / bytesOf(r, "L");
-  for (const id of ["structToJson", "structFromJson", "verify"]) {
+  for (const id of ["structToJson", "structMessageFromJson", "verify"]) {
     const q = medianMs(r, id, "XL", true) / medianMs(r, id, "L", true) / sizeRatio;
     rows.push({
       target: `${id}: XL/L time ratio ≤ 1.2 × size ratio`,
@@ -223,7 +223,7 @@ export function evaluateTargets(r: RunResults): TargetRow[] {
   }
   for (const [ours, base] of [
     ["structToJson", "toJsonString"],
-    ["structFromJson", "fromJsonString"],
+    ["structMessageFromJson", "fromJsonString"],
   ] as const) {
     const q = memoryRatio(r, ours, base, "heapMiB");
     rows.push({
@@ -285,7 +285,7 @@ export function renderReport(r: RunResults): string {
       [
         "payload",
         "size",
-        "structFromJson MB/s",
+        "structMessageFromJson MB/s",
         "÷ fromJsonString",
         "÷ JSON.parse",
         "verify MB/s",
@@ -298,9 +298,9 @@ export function renderReport(r: RunResults): string {
       payloadsOf(r, "read").map((p) => [
         p,
         fmtBytes(bytesOf(r, p)),
-        fmtMBps(r, "structFromJson", p),
-        fmtRatio(timeRatio(r, "fromJsonString", "structFromJson", p)),
-        fmtRatio(timeRatio(r, "JSON.parse", "structFromJson", p)),
+        fmtMBps(r, "structMessageFromJson", p),
+        fmtRatio(timeRatio(r, "fromJsonString", "structMessageFromJson", p)),
+        fmtRatio(timeRatio(r, "JSON.parse", "structMessageFromJson", p)),
         fmtMBps(r, "verify", p),
         fmtRatio(timeRatio(r, "fromJsonString", "verify", p)),
         fmtRatio(timeRatio(r, "JSON.parse", "verify", p)),
@@ -345,7 +345,13 @@ export function renderReport(r: RunResults): string {
       "Each operation timed alone in its own process on each payload (median over rounds).",
       "",
     );
-    const ids = ["structToJson", "toJsonString", "JSON.stringify", "structFromJson", "verify"];
+    const ids = [
+      "structToJson",
+      "toJsonString",
+      "JSON.stringify",
+      "structMessageFromJson",
+      "verify",
+    ];
     out.push(
       table(
         ["operation", "L time", "XL time", "XL/L time ratio", "÷ size ratio (target ≤ 1.2)"],
@@ -382,7 +388,7 @@ export function renderReport(r: RunResults): string {
     );
     const baselineOf: Record<string, string> = {
       structToJson: "toJsonString",
-      structFromJson: "fromJsonString",
+      structMessageFromJson: "fromJsonString",
       verify: "fromJsonString",
     };
     const ratio = (id: string, measure: "heapMiB" | "rssMiB"): string => {

@@ -1,14 +1,17 @@
 #!/usr/bin/env node
 // Bundle check: builds the package's browser entry the way a web app's bundler
 // would (esbuild, platform=browser, minified, tree-shaken), fails on any import
-// of a Node built-in, and prints the size minified and gzipped.
+// of a Node built-in, on any module of ajv or re2js (they belong to the
+// "./repair" and "./re2" subpaths: the root entry must decode under a
+// Content-Security-Policy without unsafe-eval, and stay small), and on a gzip
+// size above the budget, and prints the size minified and gzipped.
 //
 // Usage: node scripts/bundle-check.mjs [--src | --entry FILE] [--max-gzip BYTES] [--json]
 //   default  bundles what package.json "exports" ["."] gives a browser (dist/, so
 //            run `npm run build` first);
 //   --src    bundles src/index.ts instead (no build needed, same code);
 //   --entry  bundles another module (e.g. to see that src/mcp/index.ts is Node-only);
-//   --max-gzip fails when the full bundle's gzip size exceeds BYTES (default 90000);
+//   --max-gzip fails when the full bundle's gzip size exceeds BYTES (default 30000);
 //   --json   prints one JSON object instead of the table.
 // Exit codes: 0 ok, 1 a check failed, 2 usage or setup error.
 
@@ -20,16 +23,24 @@ import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import * as esbuild from "esbuild";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
-const DEFAULT_MAX_GZIP = 90_000;
+const DEFAULT_MAX_GZIP = 30_000;
 const SRC_ENTRY = join(ROOT, "src/index.ts");
 
-/** Bundles that are measured: the whole root export, and what a decode-only client pulls in. */
+/** Packages the root entry must never reach: each has its own subpath. */
+const FORBIDDEN_PACKAGES = ["ajv", "re2js"];
+
+/**
+ * Bundles that are measured: the whole root export, and what a decode-only
+ * client pulls in (its messages come from the "./messages" subpath, which sits
+ * beside the root entry: messages.js or messages.ts).
+ */
 const BUNDLES = [
   { name: "all exports", code: (from) => `export * from ${JSON.stringify(from)};` },
   {
     name: "client decode path",
     code: (from) =>
-      `export { ClientActionSchema, toolCallArgumentsJson, ToolSchemas } from ${JSON.stringify(from)};`,
+      `export { toolCallToJson, ToolSchemas } from ${JSON.stringify(from)};\n` +
+      `export { ClientActionSchema } from ${JSON.stringify(from.replace(/index(\.[jt]s)$/, "messages$1"))};`,
   },
 ];
 
@@ -166,6 +177,11 @@ async function main() {
     ),
   ];
   const full = results[0];
+  if (opts.entry === undefined || opts.entry === SRC_ENTRY) {
+    for (const [name] of full.packages) {
+      if (FORBIDDEN_PACKAGES.includes(name)) failures.push(`the root entry reaches ${name}`);
+    }
+  }
   if (full.gzip > opts.maxGzip) {
     failures.push(
       `the full bundle is ${full.gzip} B gzipped, above the budget of ${opts.maxGzip} B`,

@@ -1,28 +1,7 @@
+import type { DiagnosticCode } from "./codes.js";
 import type { JsonPointer } from "./json-pointer.js";
 
-/**
- * Codes of the diagnostics this package reports. A diagnostic says what was
- * done or noticed at one position; it never carries the argument's value.
- */
-export type DiagnosticCode =
-  // Decoder (Struct → JSON text)
-  | "not-an-integer"
-  | "integer-precision-lost"
-  | "number-precision-lost"
-  | "ambiguous-number"
-  | "schema-ref-unresolved"
-  | "schema-too-complex"
-  | "schema-pattern-unevaluated"
-  | "non-finite-number"
-  | "value-unset"
-  // Encoder (JSON text → Struct)
-  | "precision-lost"
-  // Raw text (raw_args_json)
-  | "raw-json-invalid"
-  | "integer-written-as-float"
-  // Repair mode
-  | "argument-repaired"
-  | "argument-rejected";
+export type { DiagnosticCode } from "./codes.js";
 
 /** One finding at one position: a code and an RFC 6901 JSON Pointer, never a value. */
 export interface Diagnostic {

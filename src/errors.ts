@@ -1,25 +1,7 @@
+import type { StructJsonErrorCode } from "./codes.js";
 import type { JsonPointer } from "./json-pointer.js";
 
-/** Every code a {@link StructJsonError} can carry. */
-export type StructJsonErrorCode =
-  // Decoder (Struct → JSON)
-  | "non-finite-number"
-  | "value-unset"
-  | "recursion-limit"
-  | "schema-invalid"
-  | "option-invalid"
-  // Encoder (JSON → Struct) and raw text
-  | "invalid-json"
-  | "not-an-object"
-  | "duplicate-key"
-  | "invalid-unicode"
-  | "number-out-of-range"
-  | "raw-struct-mismatch"
-  | "message-invalid"
-  // Repair mode
-  | "arguments-rejected"
-  // MCP adapter (struct-json-bridge/mcp)
-  | "exact-json-unsupported";
+export type { StructJsonErrorCode } from "./codes.js";
 
 /**
  * The one error this package throws for bad input. `path` is an RFC 6901 JSON
@@ -76,11 +58,21 @@ export function isStructJsonError(e: unknown): e is StructJsonError {
 }
 
 /**
+ * True when `e` is the engine's stack overflow: V8's and JavaScriptCore's
+ * RangeError ("Maximum call stack size exceeded"), SpiderMonkey's
+ * InternalError ("too much recursion"). The package's one test for it.
+ */
+export function isStackOverflow(e: unknown): boolean {
+  if (e instanceof RangeError) return /call stack/i.test(e.message);
+  return e instanceof Error && e.name === "InternalError" && /too much recursion/i.test(e.message);
+}
+
+/**
  * Turns an engine stack overflow into the documented `recursion-limit` error, so
  * callers never see a bare RangeError even when they raise `recursionLimit`.
  */
 export function rethrowStackOverflow(e: unknown, path: JsonPointer = ""): never {
-  if (e instanceof RangeError && /call stack/i.test(e.message)) {
+  if (isStackOverflow(e)) {
     throw new StructJsonError(
       "recursion-limit",
       path,

@@ -3,12 +3,12 @@
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { Struct } from "@bufbuild/protobuf/wkt";
 import { type DiagnosticHandler, ignoreDiagnostics } from "./diagnostics.js";
-import { StructJsonError } from "./errors.js";
 import { pointerFrom } from "./json-pointer.js";
+import { checkFunction, checkLimit, makeOptions } from "./options.js";
 import { type ParseListener, type ParseTarget, parseJsonObjectText } from "./parse-json.js";
 
 /**
- * The default nesting limit of {@link structFromJson}: the deepest JSON that
+ * The default nesting limit of {@link structMessageFromJson}: the deepest JSON that
  * protobuf-es, with its default `fromBinary` recursion limit (100 message
  * levels; each JSON level is a Struct and a Value), still decodes when the
  * Struct travels inside `CallMCPTool` inside `ClientAction` (measured in
@@ -16,30 +16,41 @@ import { type ParseListener, type ParseTarget, parseJsonObjectText } from "./par
  */
 export const DEFAULT_STRUCT_DEPTH = 49;
 
-/** Options of {@link structFromJson}; pass a `Partial` of it, the rest comes from {@link structFromJsonDefaults}. */
+/**
+ * Options of {@link structMessageFromJson}, `toolCallFromJson` and
+ * `toolResultFromJson`: pass a `Partial` of it; a member left out (or
+ * `undefined`) takes the default its paragraph names.
+ */
 export interface StructFromJsonOptions {
   /**
    * Deepest nesting of objects and arrays accepted, the top-level object being
-   * level 1; deeper throws `recursion-limit`. Default 49 (see {@link DEFAULT_STRUCT_DEPTH}).
+   * level 1; deeper throws `recursion-limit`. Default 49: the deepest JSON
+   * that protobuf-es, with its default `fromBinary` recursion limit, still
+   * decodes when the Struct travels inside `CallMCPTool` inside `ClientAction`,
+   * so whatever the encoder accepts, every receiver decodes.
    */
   recursionLimit: number;
   /** Receives each diagnostic (`precision-lost` with its path). Default: ignored. */
   onDiagnostic: DiagnosticHandler;
 }
 
-/** The frozen defaults of {@link StructFromJsonOptions}. */
+/** The frozen defaults of {@link StructFromJsonOptions} (private to the package: each option documents its own). */
 export const structFromJsonDefaults: Readonly<StructFromJsonOptions> = Object.freeze({
   recursionLimit: DEFAULT_STRUCT_DEPTH,
   onDiagnostic: ignoreDiagnostics,
 });
 
 /**
- * Parses a JSON object text into a `google.protobuf.Struct`, seeing every
+ * Parses a JSON object text into a `google.protobuf.Struct` message (the
+ * mirror of `structMessageToJson`), seeing every
  * number's text: reports `precision-lost` where the float64 cannot carry the
  * number written, and throws StructJsonError for duplicate keys, lone
  * surrogates, numbers beyond float64, syntax errors, non-objects and depth.
  */
-export function structFromJson(json: string, options?: Partial<StructFromJsonOptions>): Struct {
+export function structMessageFromJson(
+  json: string,
+  options?: Partial<StructFromJsonOptions>,
+): Struct {
   return parseArguments(json, "struct", options).value as Struct;
 }
 
@@ -51,7 +62,7 @@ export interface ParsedArguments<T> {
   readonly lossy: boolean;
 }
 
-/** structFromJson for either target; the JsonObject form is what protobuf-es stores in Struct fields. */
+/** structMessageFromJson for either target; the JsonObject form is what protobuf-es stores in Struct fields. */
 export function parseArguments<T extends ParseTarget>(
   json: string,
   target: T,
@@ -81,18 +92,8 @@ export function parseArguments<T extends ParseTarget>(
 export function resolveFromJsonOptions(
   options: Partial<StructFromJsonOptions> | undefined,
 ): StructFromJsonOptions {
-  const o: StructFromJsonOptions = { ...structFromJsonDefaults };
-  if (options?.recursionLimit !== undefined) o.recursionLimit = options.recursionLimit;
-  if (options?.onDiagnostic !== undefined) o.onDiagnostic = options.onDiagnostic;
-  if (!Number.isSafeInteger(o.recursionLimit) || o.recursionLimit < 1) {
-    throw new StructJsonError(
-      "option-invalid",
-      "",
-      "option recursionLimit must be a positive integer",
-    );
-  }
-  if (typeof o.onDiagnostic !== "function") {
-    throw new StructJsonError("option-invalid", "", "option onDiagnostic must be a function");
-  }
-  return o;
+  return makeOptions(structFromJsonDefaults, options, (o) => {
+    checkLimit("recursionLimit", o.recursionLimit);
+    checkFunction("onDiagnostic", o.onDiagnostic);
+  });
 }

@@ -1,4 +1,6 @@
-// Questions about a JSON number's text that its float64 cannot answer.
+// A JSON number's text: its grammar, the decimal it denotes, and the questions
+// about it that its float64 cannot answer. Index arithmetic only, never a
+// regex: linear in the text however many digits or zeros it has.
 
 /** A decimal as sign, significant digits (no leading or trailing zeros) and the exponent of the last digit. */
 interface Decimal {
@@ -73,4 +75,57 @@ function sameDecimal(a: Decimal, b: Decimal): boolean {
 export function numberTextIsWhole(text: string): boolean {
   const d = decimal(text);
   return d.digits === "" || d.exponent >= 0;
+}
+
+/**
+ * The integer literal a JSON number text denotes, computed from its digits
+ * (`9007199254740993.0` → `9007199254740993`, `1.5e1` → `15`, `-0.0` → `0`);
+ * undefined when the text is not a JSON number, not a whole number (`5.5`,
+ * `1e-400`), or would need more than 400 digits (no finite float64 does).
+ */
+export function wholeNumberText(text: string): string | undefined {
+  if (!isJsonNumberText(text)) return undefined;
+  const d = decimal(text);
+  if (d.digits === "") return "0";
+  if (d.exponent < 0 || d.digits.length + d.exponent > 400) return undefined;
+  return (d.negative ? "-" : "") + d.digits + "0".repeat(d.exponent);
+}
+
+/** True when `s` is exactly one JSON number (RFC 8259 grammar, no whitespace). */
+export function isJsonNumberText(s: string): boolean {
+  const n = s.length;
+  let i = 0;
+  if (s.charCodeAt(i) === 0x2d) i++;
+  if (s.charCodeAt(i) === 0x30) i++;
+  else if (isDigit1to9(s.charCodeAt(i))) i = digitsEnd(s, i + 1);
+  else return false;
+  if (s.charCodeAt(i) === 0x2e) {
+    const end = digitsEnd(s, i + 1);
+    if (end === i + 1) return false;
+    i = end;
+  }
+  const e = s.charCodeAt(i);
+  if (e === 0x65 || e === 0x45) {
+    i++;
+    const sign = s.charCodeAt(i);
+    if (sign === 0x2b || sign === 0x2d) i++;
+    const end = digitsEnd(s, i);
+    if (end === i) return false;
+    i = end;
+  }
+  return i === n;
+}
+
+function isDigit1to9(c: number): boolean {
+  return c >= 0x31 && c <= 0x39;
+}
+
+/** The index after the run of ASCII digits starting at `i`. */
+export function digitsEnd(s: string, i: number): number {
+  while (i < s.length) {
+    const c = s.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) break;
+    i++;
+  }
+  return i;
 }

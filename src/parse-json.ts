@@ -1,7 +1,7 @@
 // A lossless, validating JSON text parser. It sees every number's original
 // text (JSON.parse does not), rejects what has two readings (duplicate keys)
 // or cannot travel as protobuf UTF-8 (lone surrogates), and builds either the
-// Struct message (structFromJson) or the plain JsonObject that protobuf-es
+// Struct message (structMessageFromJson) or the plain JsonObject that protobuf-es
 // uses for Struct fields (toolCallFromJson, raw-text verification) in one pass.
 
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
@@ -9,6 +9,7 @@ import type { ListValue, Struct, Value } from "@bufbuild/protobuf/wkt";
 import { rethrowStackOverflow, StructJsonError } from "./errors.js";
 import { pointerFrom } from "./json-pointer.js";
 import { numberTextIsWhole, numberTextLosesPrecision } from "./number-text.js";
+import { setOwnProperty } from "./own-property.js";
 
 /** What the parser builds. */
 export type ParseTarget = "struct" | "plain";
@@ -83,6 +84,10 @@ export function parseJsonObjectText<T extends ParseTarget>(
 class Parser {
   i = 0;
   readonly tokens: (string | number)[] = [];
+  /** Keep a lone surrogate in a string (as JSON.parse does) rather than throw `invalid-unicode`. */
+  keepLoneSurrogates = false;
+  /** Keep a number beyond float64's range (JSON.parse reads ±Infinity) rather than throw `number-out-of-range`. */
+  keepOutOfRange = false;
 
   constructor(
     private readonly s: string,
@@ -181,16 +186,7 @@ class Parser {
           this.fail("duplicate-key", "a key appears twice in one object (two readings)");
         }
         const v = this.value(depth);
-        if (key === "__proto__") {
-          Object.defineProperty(fields, key, {
-            value: v,
-            enumerable: true,
-            writable: true,
-            configurable: true,
-          });
-        } else {
-          fields[key] = v;
-        }
+        setOwnProperty(fields, key, v);
         tokens.pop();
         this.ws();
         const c = s.charCodeAt(this.i);
@@ -367,8 +363,10 @@ class Parser {
             continue;
           }
         }
-        this.i = i;
-        this.fail("invalid-unicode", "a string holds a lone surrogate (not valid UTF-8)");
+        if (!this.keepLoneSurrogates) {
+          this.i = i;
+          this.fail("invalid-unicode", "a string holds a lone surrogate (not valid UTF-8)");
+        }
       }
       codes.push(c);
       if (codes.length >= CHUNK) flush();
@@ -423,7 +421,7 @@ class Parser {
     const text = s.slice(start, i);
     const v = +text;
     if (plain && i - start <= 15) return v; // up to 15 digits: exact
-    if (v === Infinity || v === -Infinity) {
+    if ((v === Infinity || v === -Infinity) && !this.keepOutOfRange) {
       this.i = start;
       this.fail("number-out-of-range", "the number is beyond float64's range");
     }
@@ -473,4 +471,279 @@ function skipDigits(s: string, i: number): number {
 
 function valueMsg(kase: Value["kind"]["case"], value: unknown): Value {
   return { $typeName: "google.protobuf.Value", kind: { case: kase, value } as Value["kind"] };
+}
+
+// ---------------------------------------------------------------------------
+// The same parser, reporting spans: where each value's text starts and ends,
+// and each number's text exactly as written. For callers that cut or edit the
+// text in place (repair, the MCP and provider adapters) rather than build a
+// Struct. Same definition of valid JSON, same errors, same limits.
+
+/** A JSON value with its `[start, end)` span in the text it was read from. */
+export type JsonSpanNode =
+  | JsonObjectSpan
+  | JsonArraySpan
+  | JsonStringSpan
+  | JsonNumberSpan
+  | JsonLiteralSpan;
+
+/** An object; `members` in text order. */
+export interface JsonObjectSpan {
+  readonly kind: "object";
+  readonly start: number;
+  readonly end: number;
+  readonly members: readonly JsonMemberSpan[];
+}
+
+/** One `"key": value` of an object; `keyStart` is the offset of its opening quote. */
+export interface JsonMemberSpan {
+  readonly key: string;
+  readonly keyStart: number;
+  readonly value: JsonSpanNode;
+}
+
+/** An array. */
+export interface JsonArraySpan {
+  readonly kind: "array";
+  readonly start: number;
+  readonly end: number;
+  readonly items: readonly JsonSpanNode[];
+}
+
+/** A string; `value` is its content, unescaped. */
+export interface JsonStringSpan {
+  readonly kind: "string";
+  readonly start: number;
+  readonly end: number;
+  readonly value: string;
+}
+
+/** A number; `text` is exactly as written. */
+export interface JsonNumberSpan {
+  readonly kind: "number";
+  readonly start: number;
+  readonly end: number;
+  readonly text: string;
+}
+
+/** `true`, `false` or `null`. */
+export interface JsonLiteralSpan {
+  readonly kind: "true" | "false" | "null";
+  readonly start: number;
+  readonly end: number;
+}
+
+/** Options of {@link parseJsonSpans}. */
+export interface JsonSpanOptions {
+  /**
+   * A key repeated in one object: "reject" (default) throws `duplicate-key`,
+   * as everywhere else in the package; "keep" keeps every member, for texts
+   * already read by `JSON.parse` elsewhere, whose reading (the last one wins)
+   * {@link spanAt} then follows.
+   */
+  readonly duplicateKeys?: "reject" | "keep";
+  /**
+   * A string holding a lone surrogate: "reject" (default) throws
+   * `invalid-unicode` (it cannot travel as protobuf UTF-8); "keep" keeps it in
+   * the string's value, as `JSON.parse` does (repair validates such strings).
+   */
+  readonly loneSurrogates?: "reject" | "keep";
+  /**
+   * A number beyond float64's range (`1e400`): "reject" (default) throws
+   * `number-out-of-range`; "keep" keeps its text, as the exact readers of the
+   * MCP adapter do (JSON.parse reads it as ±Infinity).
+   */
+  readonly outOfRangeNumbers?: "reject" | "keep";
+}
+
+/**
+ * Parses one JSON value filling the whole text into a tree of spans. Accepts
+ * and rejects exactly what {@link parseJsonText} does, with the same errors
+ * (unless an option says "keep"). Iterative: any depth within
+ * `recursionLimit` is safe.
+ */
+export function parseJsonSpans(
+  text: string,
+  recursionLimit: number,
+  options?: JsonSpanOptions,
+): JsonSpanNode {
+  if (typeof text !== "string") {
+    throw new StructJsonError("invalid-json", "", "the JSON text must be a string", {
+      position: 0,
+    });
+  }
+  const p = new SpanParser(text, recursionLimit, options?.duplicateKeys === "keep");
+  p.keepLoneSurrogates = options?.loneSurrogates === "keep";
+  p.keepOutOfRange = options?.outOfRangeNumbers === "keep";
+  p.ws();
+  const node = p.tree();
+  p.ws();
+  if (p.i < text.length) p.syntax("unexpected data after the JSON value");
+  return node;
+}
+
+/**
+ * The node at `tokens` (member names, array indices) below `node`; undefined
+ * when there is none. Of repeated keys (kept only with `duplicateKeys: "keep"`)
+ * the last one counts, as with `JSON.parse`.
+ */
+export function spanAt(
+  node: JsonSpanNode,
+  tokens: readonly (string | number)[],
+): JsonSpanNode | undefined {
+  let at: JsonSpanNode | undefined = node;
+  for (const token of tokens) {
+    if (at.kind === "object" && typeof token === "string") {
+      at = at.members.findLast((m) => m.key === token)?.value;
+    } else if (at.kind === "array" && typeof token === "number") {
+      at = at.items[token];
+    } else return undefined;
+    if (at === undefined) return undefined;
+  }
+  return at;
+}
+
+/** An object or array {@link SpanParser} is inside of. */
+interface OpenSpan {
+  readonly start: number;
+  /** The members of an object; undefined for an array. */
+  readonly members: JsonMemberSpan[] | undefined;
+  readonly items: JsonSpanNode[];
+  /** The keys seen (objects, when duplicates are rejected). */
+  readonly seen: Set<string> | undefined;
+  /** The member being read: its key and where the key starts. */
+  key: string;
+  keyStart: number;
+}
+
+/**
+ * The parser's strings, numbers, literals, whitespace and errors, building
+ * spans instead of values, with its own stack of open containers.
+ */
+class SpanParser extends Parser {
+  private readonly text: string;
+  private readonly nestingLimit: number;
+  private readonly keepDuplicates: boolean;
+
+  constructor(text: string, recursionLimit: number, keepDuplicates: boolean) {
+    super(text, false, recursionLimit, undefined);
+    this.text = text;
+    this.nestingLimit = recursionLimit;
+    this.keepDuplicates = keepDuplicates;
+  }
+
+  tree(): JsonSpanNode {
+    const s = this.text;
+    const stack: OpenSpan[] = [];
+    const tokens = this.tokens;
+    for (;;) {
+      // One value at this.i: a scalar, an empty container, or an opened one.
+      const start = this.i;
+      const c = s.charCodeAt(start);
+      let node: JsonSpanNode;
+      if (c === 123 || c === 91) {
+        if (stack.length + 1 > this.nestingLimit)
+          this.fail("recursion-limit", `nesting deeper than recursionLimit ${this.nestingLimit}`);
+        this.i++;
+        this.ws();
+        const isObject = c === 123;
+        if (s.charCodeAt(this.i) === (isObject ? 125 : 93)) {
+          this.i++;
+          node = isObject
+            ? { kind: "object", start, end: this.i, members: [] }
+            : { kind: "array", start, end: this.i, items: [] };
+        } else {
+          const open: OpenSpan = {
+            start,
+            members: isObject ? [] : undefined,
+            items: [],
+            seen: isObject && !this.keepDuplicates ? new Set() : undefined,
+            key: "",
+            keyStart: 0,
+          };
+          stack.push(open);
+          if (isObject) this.memberKey(open);
+          else tokens.push(0);
+          continue;
+        }
+      } else {
+        node = this.scalar(start, c);
+      }
+      // Attach the value, closing every container it completes.
+      for (;;) {
+        const top = stack[stack.length - 1];
+        if (top === undefined) return node;
+        if (top.members !== undefined) {
+          top.members.push({ key: top.key, keyStart: top.keyStart, value: node });
+        } else top.items.push(node);
+        this.ws();
+        const next = s.charCodeAt(this.i);
+        if (next === 44) {
+          this.i++;
+          this.ws();
+          if (top.members !== undefined) {
+            tokens.pop();
+            this.memberKey(top);
+          } else tokens[tokens.length - 1] = top.items.length;
+          break;
+        }
+        if (next !== (top.members !== undefined ? 125 : 93)) {
+          this.syntax(top.members !== undefined ? "expected ',' or '}'" : "expected ',' or ']'");
+        }
+        this.i++;
+        tokens.pop();
+        stack.pop();
+        node =
+          top.members !== undefined
+            ? { kind: "object", start: top.start, end: this.i, members: top.members }
+            : { kind: "array", start: top.start, end: this.i, items: top.items };
+      }
+    }
+  }
+
+  /** Reads `"key":` of the next member of `open`, leaving this.i at its value. */
+  memberKey(open: OpenSpan): void {
+    const s = this.text;
+    if (s.charCodeAt(this.i) !== QUOTE) this.syntax("expected a string key");
+    const keyStart = this.i;
+    const key = this.string();
+    this.ws();
+    if (s.charCodeAt(this.i) !== 58) this.syntax("expected ':'");
+    this.i++;
+    this.ws();
+    this.tokens.push(key);
+    if (open.seen !== undefined) {
+      if (open.seen.has(key)) {
+        this.i = keyStart;
+        this.fail("duplicate-key", "a key appears twice in one object (two readings)");
+      }
+      open.seen.add(key);
+    }
+    open.key = key;
+    open.keyStart = keyStart;
+  }
+
+  scalar(start: number, c: number): JsonSpanNode {
+    switch (c) {
+      case QUOTE: {
+        const value = this.string();
+        return { kind: "string", start, end: this.i, value };
+      }
+      case 116: // t
+        this.literal("true");
+        return { kind: "true", start, end: this.i };
+      case 102: // f
+        this.literal("false");
+        return { kind: "false", start, end: this.i };
+      case 110: // n
+        this.literal("null");
+        return { kind: "null", start, end: this.i };
+      default:
+        if (c === 45 || (c >= 48 && c <= 57)) {
+          this.number();
+          return { kind: "number", start, end: this.i, text: this.text.slice(start, this.i) };
+        }
+        return this.syntax("unexpected character");
+    }
+  }
 }

@@ -1,6 +1,8 @@
 // Getting number texts that JSON.stringify cannot produce (`1.0`, the exact
 // digits of 2**60) into its output without giving up its native speed.
 
+import { nativeJsonText } from "./native-json-text.js";
+
 /** Collects number texts during a walk and turns the walked value into JSON text. */
 export interface RawTextSink {
   /** A stand-in for `text` to put in the walked value. */
@@ -9,17 +11,14 @@ export interface RawTextSink {
   finish(value: unknown, indent: number | string): string | undefined;
 }
 
-type RawJsonFn = (text: string) => unknown;
-const nativeRawJson: RawJsonFn | undefined = (JSON as unknown as { rawJSON?: RawJsonFn }).rawJSON;
-
 const nativeSink: RawTextSink = {
-  text: (text) => nativeRawJson!(text),
+  text: (text) => nativeJsonText!(text),
   finish: (value, indent) => JSON.stringify(value, null, indent),
 };
 
 /** Uses `JSON.rawJSON` (Node ≥ 21, recent browsers); undefined where the runtime lacks it. */
 export function rawTextNative(): RawTextSink | undefined {
-  return nativeRawJson === undefined ? undefined : nativeSink;
+  return nativeJsonText === undefined ? undefined : nativeSink;
 }
 
 // A marker is the string "\u0080" + index. U+0080 (a C1 control) is written
@@ -32,7 +31,6 @@ export function rawTextNative(): RawTextSink | undefined {
 // falls back to the slow path (exactly one occurrence per marker proves there
 // was none).
 const MARKER_CHAR = "\u0080";
-const MARKER_START = `"${MARKER_CHAR}`;
 
 /** Marker strings swapped for their texts after `JSON.stringify` (runtimes without `JSON.rawJSON`). */
 export function rawTextMarkers(): RawTextSink {
@@ -44,27 +42,41 @@ export function rawTextMarkers(): RawTextSink {
     },
     finish(value, indent) {
       const json = JSON.stringify(value, null, indent);
-      const n = texts.length;
-      if (n === 0) return json;
-      // Marker k must be the next occurrence, whole (`"\uE000k"`); any other
-      // occurrence, or one more after the last, means a data string looked like
-      // a marker. String concatenation builds a rope: far cheaper here than
-      // split/join or an array of parts (measured on a 5 MB row set).
-      let out = "";
-      let from = 0;
-      const skip = MARKER_START.length;
-      for (let k = 0; k < n; k++) {
-        const at = json.indexOf(MARKER_START, from);
-        if (at === -1) return undefined;
-        const tail = `${k}"`;
-        if (!json.startsWith(tail, at + skip)) return undefined;
-        out += json.slice(from, at) + texts[k];
-        from = at + skip + tail.length;
-      }
-      if (json.indexOf(MARKER_START, from) !== -1) return undefined;
-      return out + json.slice(from);
+      return texts.length === 0 ? json : spliceMarkers(json, MARKER_CHAR, texts);
     },
   };
+}
+
+/**
+ * The package's one marker scheme: `json` (written by JSON.stringify) with
+ * each marker string `"<prefix><k>"` replaced by `texts[k]`. The markers must
+ * appear in index order, each once, and no other string may start with
+ * `prefix`; otherwise undefined (a data string looked like a marker: the
+ * caller takes a slower path or refuses, never guesses).
+ */
+export function spliceMarkers(
+  json: string,
+  prefix: string,
+  texts: readonly string[],
+): string | undefined {
+  const start = `"${prefix}`;
+  // Marker k must be the next occurrence, whole; any other occurrence, or one
+  // more after the last, means a data string looked like a marker. String
+  // concatenation builds a rope: far cheaper here than split/join or an array
+  // of parts (measured on a 5 MB row set).
+  let out = "";
+  let from = 0;
+  const skip = start.length;
+  for (let k = 0; k < texts.length; k++) {
+    const at = json.indexOf(start, from);
+    if (at === -1) return undefined;
+    const tail = `${k}"`;
+    if (!json.startsWith(tail, at + skip)) return undefined;
+    out += json.slice(from, at) + texts[k];
+    from = at + skip + tail.length;
+  }
+  if (json.indexOf(start, from) !== -1) return undefined;
+  return out + json.slice(from);
 }
 
 /** A number's text, as written by {@link writeJsonText}. */

@@ -2,9 +2,10 @@
 // reading, reject the rest with a value-free report, and log both.
 
 import type { Diagnostic, DiagnosticHandler } from "./diagnostics.js";
-import { isStructJsonError, StructJsonError } from "./errors.js";
+import { isStackOverflow, isStructJsonError } from "./errors.js";
 import type { JsonPointer } from "./json-pointer.js";
 import type { JsonSchema } from "./json-schema.js";
+import { checkFunction, checkLimit, makeOptions } from "./options.js";
 import { Budget, REPAIR_BUDGET } from "./repair/budget.js";
 import { applyEdits } from "./repair/edits.js";
 import { integerLiteralCandidates } from "./repair/integer-literal.js";
@@ -50,7 +51,10 @@ export type RepairResult =
   | { readonly ok: true; readonly argumentsJson: string; readonly repairs: readonly Repair[] }
   | { readonly ok: false; readonly issues: readonly Issue[] };
 
-/** Options of {@link repairArguments}; pass a `Partial` of it, the rest comes from {@link repairArgumentsDefaults}. */
+/**
+ * Options of {@link repairArguments}: pass a `Partial` of it; a member left
+ * out (or `undefined`) takes the default its paragraph names.
+ */
 export interface RepairArgumentsOptions {
   /**
    * Receives `argument-repaired` (detail: the repair's kind) for each repair
@@ -74,8 +78,8 @@ export interface RepairArgumentsOptions {
   budget: number;
 }
 
-/** The frozen defaults of {@link RepairArgumentsOptions}. */
-export const repairArgumentsDefaults: Readonly<RepairArgumentsOptions> = Object.freeze({
+/** The frozen defaults of {@link RepairArgumentsOptions} (private: each option documents its own). */
+const repairArgumentsDefaults: Readonly<RepairArgumentsOptions> = Object.freeze({
   onDiagnostic: () => {},
   recursionLimit: 100,
   budget: REPAIR_BUDGET,
@@ -124,7 +128,7 @@ export function repairArgumentsMetered(
   } catch (e) {
     // Deep data under a limit set above what the runtime's stack holds (the
     // JSON reader recurses): a documented rejection, never a RangeError.
-    if (!(e instanceof RangeError)) throw e;
+    if (!isStackOverflow(e)) throw e;
     result = reject([{ path: "", keyword: "recursion-limit" }], opts.onDiagnostic);
   }
   return { result, units: Math.min(budget.spent, budget.limit) };
@@ -187,39 +191,6 @@ function repair(
   return { ok: true, argumentsJson: text, repairs };
 }
 
-/**
- * {@link repairArguments} for callers that want text or an exception (e.g.
- * `toolCallArgumentsJson` with `repair: true`): returns the (repaired)
- * arguments text, or throws {@link StructJsonError} with the first issue's
- * path and code `arguments-rejected` (or the input's own code, such as
- * `invalid-json` or `schema-invalid`). The message lists failing paths and
- * keywords, never values.
- */
-export function applyRepair(
-  argumentsJson: string,
-  inputSchema: JsonSchema | null | undefined,
-  onDiagnostic?: DiagnosticHandler,
-): string {
-  const result = repairArguments(
-    argumentsJson,
-    inputSchema,
-    onDiagnostic === undefined ? undefined : { onDiagnostic },
-  );
-  if (result.ok) return result.argumentsJson;
-  const firstIssue = result.issues[0] ?? { path: "", keyword: "schema-invalid" };
-  const own = ownCodes.find((c) => c === firstIssue.keyword);
-  const listed = result.issues
-    .slice(0, 10)
-    .map((i) => `${i.path === "" ? "(root)" : i.path} ${i.keyword}`)
-    .join(", ");
-  const more = result.issues.length > 10 ? `, and ${result.issues.length - 10} more` : "";
-  throw new StructJsonError(
-    own ?? "arguments-rejected",
-    firstIssue.path,
-    `arguments fail the tool's input schema with no single repair: ${listed}${more}`,
-  );
-}
-
 /** The integer-literal rewrites; none when the schema reader cannot read a schema ajv accepted. */
 function integerLiterals(root: JsonNode, schema: JsonSchema, notes: Diagnostic[]): Candidate[] {
   try {
@@ -229,15 +200,6 @@ function integerLiterals(root: JsonNode, schema: JsonSchema, notes: Diagnostic[]
     throw e;
   }
 }
-
-const ownCodes = [
-  "invalid-json",
-  "not-an-object",
-  "duplicate-key",
-  "number-out-of-range",
-  "recursion-limit",
-  "schema-invalid",
-] as const;
 
 /** Validates a value under the call's budget. */
 type Validator = (value: unknown) => readonly Failure[];
@@ -321,15 +283,9 @@ function reject(issues: readonly Issue[], emit: DiagnosticHandler): RepairResult
 }
 
 function readOptions(options: Partial<RepairArgumentsOptions> | undefined): RepairArgumentsOptions {
-  const opts = { ...repairArgumentsDefaults, ...options };
-  if (typeof opts.onDiagnostic !== "function") {
-    throw new StructJsonError("option-invalid", "", "onDiagnostic must be a function");
-  }
-  if (!Number.isSafeInteger(opts.recursionLimit) || opts.recursionLimit < 1) {
-    throw new StructJsonError("option-invalid", "", "recursionLimit must be a positive integer");
-  }
-  if (!Number.isSafeInteger(opts.budget) || opts.budget < 1) {
-    throw new StructJsonError("option-invalid", "", "budget must be a positive integer");
-  }
-  return opts;
+  return makeOptions(repairArgumentsDefaults, options, (o) => {
+    checkFunction("onDiagnostic", o.onDiagnostic);
+    checkLimit("recursionLimit", o.recursionLimit);
+    checkLimit("budget", o.budget);
+  });
 }

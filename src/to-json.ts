@@ -21,6 +21,8 @@ import type { JsonPointer } from "./json-pointer.js";
 import { pointerFrom } from "./json-pointer.js";
 import type { JsonSchema } from "./json-schema.js";
 import { MessageProbe, PlainProbe } from "./object-probes.js";
+import { checkFunction, checkLimit, checkOneOf, invalidOption, makeOptions } from "./options.js";
+import { setOwnProperty } from "./own-property.js";
 import type { PatternEngine } from "./patterns/engine.js";
 import {
   type RawTextSink,
@@ -40,7 +42,11 @@ import {
   SchemaReader,
 } from "./schema/index.js";
 
-/** Options of {@link structToJson}; pass a `Partial` of it, the rest comes from {@link structToJsonDefaults}. */
+/**
+ * Options of {@link structToJson}, {@link structMessageToJson} and
+ * {@link inspectNumbers}: pass a `Partial` of it; a member left out (or
+ * `undefined`) takes the default its paragraph names.
+ */
 export interface StructToJsonOptions {
   /**
    * How a whole value at a position the schema reads as *number* is written:
@@ -91,7 +97,7 @@ export interface StructToJsonOptions {
   patterns: PatternEngine | undefined;
 }
 
-/** The frozen defaults of {@link StructToJsonOptions}. */
+/** The frozen defaults of {@link StructToJsonOptions} (private to the package: each option documents its own). */
 export const structToJsonDefaults: Readonly<StructToJsonOptions> = Object.freeze({
   wholeFloats: "decimal",
   nonFinite: "error",
@@ -113,7 +119,7 @@ export type SchemaArg = JsonSchema | CompiledSchema | null | undefined;
  * `google.protobuf.Struct` fields (`CallMCPTool.args`,
  * `MCPToolResult.structured_content`) as `JsonObject`. Every member is data,
  * `$typeName` and `fields` included; a `Struct` message (from
- * `fromBinary(StructSchema, …)` or `structFromJson`) goes to
+ * `fromBinary(StructSchema, …)` or `structMessageFromJson`) goes to
  * {@link structMessageToJson}.
  */
 export function structToJson(
@@ -127,7 +133,7 @@ export function structToJson(
 
 /**
  * Writes a `google.protobuf.Struct` *message* (what `fromBinary(StructSchema, …)`
- * and `structFromJson` return) as JSON text, like {@link structToJson}.
+ * and `structMessageFromJson` return) as JSON text, like {@link structToJson}.
  * Throws `message-invalid` when `struct` is not a Struct message; the form is
  * never guessed from the content.
  */
@@ -232,37 +238,32 @@ function writeStruct(
   return writeJsonText(w.run(fields, msg, root), indentString(opts.indent), false);
 }
 
-function resolveOptions(options: Partial<StructToJsonOptions> | undefined): StructToJsonOptions {
-  const o: StructToJsonOptions = { ...structToJsonDefaults };
-  if (options) {
-    for (const k of Object.keys(options) as (keyof StructToJsonOptions)[]) {
-      if (options[k] !== undefined) (o as unknown as Record<string, unknown>)[k] = options[k];
-    }
-  }
-  const bad = (name: string, rule: string): never => {
-    throw new StructJsonError("option-invalid", "", `option ${name} ${rule}`);
-  };
-  if (o.wholeFloats !== "decimal" && o.wholeFloats !== "integer")
-    bad("wholeFloats", 'must be "decimal" or "integer"');
-  if (o.nonFinite !== "error" && o.nonFinite !== "null")
-    bad("nonFinite", 'must be "error" or "null"');
-  if (o.unsetValue !== "error" && o.unsetValue !== "null")
-    bad("unsetValue", 'must be "error" or "null"');
-  if (!Number.isSafeInteger(o.recursionLimit) || o.recursionLimit < 1)
-    bad("recursionLimit", "must be a positive integer");
-  if (
-    typeof o.indent === "number" ? !(o.indent >= 0 && o.indent <= 10) : typeof o.indent !== "string"
-  )
-    bad("indent", "must be a number of spaces from 0 to 10 or a string");
-  if (typeof o.onDiagnostic !== "function") bad("onDiagnostic", "must be a function");
-  if (
-    o.patterns !== undefined &&
-    typeof (o.patterns as Partial<PatternEngine> | null)?.compile !== "function"
-  )
-    bad("patterns", "must be a pattern engine (an object with a compile method)");
-  if (o.canonical && indentString(o.indent) !== "")
-    bad("canonical", "cannot be combined with indent (canonical text has no whitespace)");
-  return o;
+export function resolveOptions(
+  options: Partial<StructToJsonOptions> | undefined,
+): StructToJsonOptions {
+  return makeOptions(structToJsonDefaults, options, (o) => {
+    checkOneOf("wholeFloats", o.wholeFloats, ["decimal", "integer"]);
+    checkOneOf("nonFinite", o.nonFinite, ["error", "null"]);
+    checkOneOf("unsetValue", o.unsetValue, ["error", "null"]);
+    checkLimit("recursionLimit", o.recursionLimit);
+    if (
+      typeof o.indent === "number"
+        ? !(o.indent >= 0 && o.indent <= 10)
+        : typeof o.indent !== "string"
+    )
+      invalidOption("indent", "must be a number of spaces from 0 to 10 or a string");
+    checkFunction("onDiagnostic", o.onDiagnostic);
+    if (
+      o.patterns !== undefined &&
+      typeof (o.patterns as Partial<PatternEngine> | null)?.compile !== "function"
+    )
+      invalidOption("patterns", "must be a pattern engine (an object with a compile method)");
+    if (o.canonical && indentString(o.indent) !== "")
+      invalidOption(
+        "canonical",
+        "cannot be combined with indent (canonical text has no whitespace)",
+      );
+  });
 }
 
 function indentString(indent: number | string): string {
@@ -362,7 +363,7 @@ class Writer {
         stack.push(opened);
       }
       if (keys === undefined) (frame.out as unknown[])[i] = out;
-      else setMember(frame.out as Record<string, unknown>, key as string, out);
+      else setOwnProperty(frame.out as Record<string, unknown>, key as string, out);
     }
     return rootFrame.out;
   }
@@ -582,18 +583,4 @@ function exactInteger(v: number, raw: RawTextSink): unknown {
     return digits === js ? v : raw.text(digits);
   }
   return raw.text(BigInt(v).toString());
-}
-
-/** Sets an own member, also for "__proto__" (an ordinary key here, never the prototype). */
-function setMember(out: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === "__proto__") {
-    Object.defineProperty(out, key, {
-      value,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  } else {
-    out[key] = value;
-  }
 }

@@ -1,16 +1,23 @@
 // Tool calls: building CallMCPTool on the server, getting its arguments'
 // JSON text back on the client.
 
-import { create, type JsonObject } from "@bufbuild/protobuf";
-import { type CallMCPTool, CallMCPToolSchema } from "../gen/toolbridge/v1/toolbridge_pb.js";
-import { ignoreDiagnostics } from "./diagnostics.js";
+import type { JsonObject } from "@bufbuild/protobuf";
+import type { CallMCPTool } from "../gen/toolbridge/v1/toolbridge_pb.js";
+import type { DiagnosticHandler } from "./diagnostics.js";
 import { StructJsonError } from "./errors.js";
-import { parseArguments, type StructFromJsonOptions } from "./from-json.js";
+import { parseArguments, type StructFromJsonOptions, structFromJsonDefaults } from "./from-json.js";
+import type { JsonPointer } from "./json-pointer.js";
 import type { JsonSchema } from "./json-schema.js";
+import { checkOneOf, invalidOption, makeOptions } from "./options.js";
 import { type RawJsonMode, verifyRawJson } from "./raw-json.js";
-import { applyRepair } from "./repair-arguments.js";
 import { type CompiledSchema, isCompiledSchema } from "./schema/index.js";
-import { type StructToJsonOptions, structToJson, structToJsonDefaults } from "./to-json.js";
+import {
+  resolveOptions as resolveToJsonOptions,
+  type StructToJsonOptions,
+  structToJson,
+  structToJsonDefaults,
+} from "./to-json.js";
+import { callMcpToolMessage } from "./tool-messages.js";
 
 /** When the server carries the model's text beside the Struct. */
 export type RawTextPolicy = "always" | "when-lossy" | "never";
@@ -25,8 +32,69 @@ export interface ToolCallFromJsonOptions extends StructFromJsonOptions {
   rawArgsJson: RawTextPolicy;
 }
 
-/** Options of {@link toolCallArgumentsJson}: the decoder's options plus the raw-text mode. */
-export interface ToolCallArgumentsOptions extends StructToJsonOptions {
+/** The values of {@link RawTextPolicy}. */
+export const rawTextPolicies: readonly RawTextPolicy[] = ["always", "when-lossy", "never"];
+
+const toolCallFromJsonDefaults: Readonly<ToolCallFromJsonOptions> = Object.freeze({
+  ...structFromJsonDefaults,
+  rawArgsJson: "always",
+});
+
+/**
+ * Builds a `CallMCPTool` from the model's argument JSON text (the server
+ * side). The mirror of {@link toolCallToJson}.
+ */
+export function toolCallFromJson(
+  init: { name: string; serverId?: string; argumentsJson: string },
+  options?: Partial<ToolCallFromJsonOptions>,
+): CallMCPTool {
+  const opts = makeOptions(toolCallFromJsonDefaults, options, (o) =>
+    checkOneOf("rawArgsJson", o.rawArgsJson, rawTextPolicies),
+  );
+  const { value, keepText } = structField(init.argumentsJson, opts.rawArgsJson, opts);
+  return callMcpToolMessage(
+    init.serverId ?? "",
+    init.name,
+    value,
+    keepText ? init.argumentsJson : undefined,
+  );
+}
+
+/** The shared encoding path of tool calls and tool results: the Struct field, and whether its text travels beside it. */
+export function structField(
+  json: string,
+  policy: RawTextPolicy,
+  options: StructFromJsonOptions,
+): { value: JsonObject; keepText: boolean } {
+  const { value, lossy } = parseArguments(json, "plain", options, policy === "when-lossy");
+  return { value, keepText: policy === "always" || (policy === "when-lossy" && lossy) };
+}
+
+/**
+ * The outcome of a repair function, as `repairArguments` from
+ * "struct-json-bridge/repair" returns it: the (repaired) text, or the failing
+ * paths and keywords or codes.
+ */
+export type ArgumentsRepairResult =
+  | { readonly ok: true; readonly argumentsJson: string }
+  | {
+      readonly ok: false;
+      readonly issues: readonly { readonly path: JsonPointer; readonly keyword: string }[];
+    };
+
+/**
+ * A repair function for {@link ToolCallToJsonOptions.repair}: `repairArguments`
+ * from "struct-json-bridge/repair" (injected rather than imported, so that an
+ * app that never repairs never bundles the JSON Schema validator it needs).
+ */
+export type ArgumentsRepair = (
+  argumentsJson: string,
+  inputSchema: JsonSchema | null | undefined,
+  options?: { onDiagnostic?: DiagnosticHandler },
+) => ArgumentsRepairResult;
+
+/** Options of {@link toolCallToJson}: the decoder's options plus the raw-text mode and repair. */
+export interface ToolCallToJsonOptions extends StructToJsonOptions {
   /**
    * What to do with `raw_args_json` when present. "verify" (default): use it
    * untouched if it is one well-formed JSON object that agrees with `args`;
@@ -36,99 +104,105 @@ export interface ToolCallArgumentsOptions extends StructToJsonOptions {
    */
   rawJson: RawJsonMode;
   /**
-   * Apply repair mode (see `repairArguments`) to the decoded text before
-   * returning it; arguments with no single reading throw `arguments-rejected`.
-   * Default false.
+   * A repair function, `repairArguments` from "struct-json-bridge/repair",
+   * run on the decoded text before it is returned: arguments with no single
+   * reading throw `arguments-rejected` (or the input's own code, such as
+   * `invalid-json`); repairs are reported as `argument-repaired`. Needs the
+   * JSON Schema itself, not a `CompiledSchema`. Default undefined: no repair.
    */
-  repair: boolean;
+  repair: ArgumentsRepair | undefined;
 }
 
-/** Builds a `CallMCPTool` from the model's argument JSON text (the server side). */
-export function toolCallFromJson(
-  init: { name: string; serverId?: string; argumentsJson: string },
-  options?: Partial<ToolCallFromJsonOptions>,
-): CallMCPTool {
-  const policy = options?.rawArgsJson ?? "always";
-  checkPolicy("rawArgsJson", policy);
-  const { value, lossy } = parseArguments(
-    init.argumentsJson,
-    "plain",
-    options,
-    policy === "when-lossy",
-  );
-  const keep = policy === "always" || (policy === "when-lossy" && lossy);
-  return create(CallMCPToolSchema, {
-    name: init.name,
-    serverId: init.serverId ?? "",
-    args: value,
-    ...(keep ? { rawArgsJson: init.argumentsJson } : {}),
-  });
-}
+const toolCallToJsonDefaults: Readonly<ToolCallToJsonOptions> = Object.freeze({
+  ...structToJsonDefaults,
+  rawJson: "verify",
+  repair: undefined,
+});
 
 /**
  * The call's arguments as the JSON text a strict MCP server expects (the
  * client side): `raw_args_json` untouched when present and verified, else
- * the Struct decoded with the tool's input schema.
+ * the Struct decoded with the tool's input schema. The mirror of
+ * {@link toolCallFromJson}.
  */
-export function toolCallArgumentsJson(
+export function toolCallToJson(
   call: CallMCPTool,
   inputSchema?: JsonSchema | CompiledSchema | null,
-  options?: Partial<ToolCallArgumentsOptions>,
+  options?: Partial<ToolCallToJsonOptions>,
 ): string {
-  const mode = options?.rawJson ?? "verify";
-  const text = argumentsText(call.args, call.rawArgsJson, inputSchema, mode, options);
-  if (options?.repair !== true) return text;
+  const opts = makeOptions(toolCallToJsonDefaults, options, (o) => {
+    if (o.repair !== undefined && typeof o.repair !== "function") {
+      invalidOption(
+        "repair",
+        'must be a repair function (repairArguments from "struct-json-bridge/repair")',
+      );
+    }
+  });
+  const text = argumentsText(call.args, call.rawArgsJson, inputSchema, opts);
+  if (opts.repair === undefined) return text;
   if (isCompiledSchema(inputSchema)) {
-    throw new StructJsonError(
-      "option-invalid",
-      "",
-      "repair needs the JSON Schema itself, not a CompiledSchema",
-    );
+    invalidOption("repair", "needs the JSON Schema itself, not a CompiledSchema");
   }
-  return applyRepair(text, inputSchema, options.onDiagnostic);
+  return repairedOrThrown(opts.repair, text, inputSchema, opts.onDiagnostic);
 }
 
-/** The shared decoding path of tool calls and tool results. */
+/** The repair's text, or a StructJsonError for its first issue (paths and keywords, never values). */
+function repairedOrThrown(
+  repair: ArgumentsRepair,
+  text: string,
+  inputSchema: JsonSchema | null | undefined,
+  onDiagnostic: DiagnosticHandler,
+): string {
+  const result = repair(text, inputSchema, { onDiagnostic });
+  if (result.ok) return result.argumentsJson;
+  const first = result.issues[0] ?? { path: "", keyword: "schema-invalid" };
+  const own = inputCodes.find((c) => c === first.keyword);
+  const listed = result.issues
+    .slice(0, 10)
+    .map((i) => `${i.path === "" ? "(root)" : i.path} ${i.keyword}`)
+    .join(", ");
+  const more = result.issues.length > 10 ? `, and ${result.issues.length - 10} more` : "";
+  throw new StructJsonError(
+    own ?? "arguments-rejected",
+    first.path,
+    `arguments fail the tool's input schema with no single repair: ${listed}${more}`,
+  );
+}
+
+/** The codes a rejection can name for the input itself (not a schema keyword): thrown as they are. */
+const inputCodes = [
+  "invalid-json",
+  "not-an-object",
+  "duplicate-key",
+  "number-out-of-range",
+  "recursion-limit",
+  "schema-invalid",
+] as const;
+
+/** The shared decoding path of tool calls and tool results (options resolved by the caller). */
 export function argumentsText(
   struct: JsonObject | undefined,
   raw: string | undefined,
   schema: JsonSchema | CompiledSchema | null | undefined,
-  mode: RawJsonMode,
-  options: Partial<StructToJsonOptions> | undefined,
+  options: StructToJsonOptions & { readonly rawJson: RawJsonMode },
 ): string {
-  if (mode !== "verify" && mode !== "trust" && mode !== "ignore") {
-    throw new StructJsonError(
-      "option-invalid",
-      "",
-      'option rawJson must be "verify", "trust" or "ignore"',
-    );
-  }
+  const mode = options.rawJson;
+  checkOneOf("rawJson", mode, ["verify", "trust", "ignore"]);
   if (raw !== undefined && mode !== "ignore") {
     if (mode === "trust") return raw;
-    const onDiagnostic = options?.onDiagnostic ?? ignoreDiagnostics;
-    const limit = options?.recursionLimit ?? structToJsonDefaults.recursionLimit;
-    if (verifyRawJson(raw, struct ?? {}, schema, limit, onDiagnostic, options?.patterns))
+    // The decoder's options are checked before the raw text is read, as when it is absent.
+    resolveToJsonOptions(options);
+    if (
+      verifyRawJson(
+        raw,
+        struct ?? {},
+        schema,
+        options.recursionLimit,
+        options.onDiagnostic,
+        options.patterns,
+      )
+    )
       return raw;
   }
-  return structToJson(struct ?? {}, schema, stripOwn(options));
-}
-
-/** The decoder's options without this module's own. */
-function stripOwn(
-  options: Partial<ToolCallArgumentsOptions> | undefined,
-): Partial<StructToJsonOptions> | undefined {
-  if (options === undefined) return undefined;
-  const { rawJson: _r, repair: _p, ...rest } = options;
-  return rest;
-}
-
-/** Throws `option-invalid` for an unknown raw-text policy. */
-export function checkPolicy(name: string, policy: string): void {
-  if (policy !== "always" && policy !== "when-lossy" && policy !== "never") {
-    throw new StructJsonError(
-      "option-invalid",
-      "",
-      `option ${name} must be "always", "when-lossy" or "never"`,
-    );
-  }
+  return structToJson(struct ?? {}, schema, options);
 }

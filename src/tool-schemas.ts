@@ -52,13 +52,13 @@ export class ToolSchemas {
     return undefined;
   }
 
-  /** The tool's input schema (for `toolCallArgumentsJson`); undefined when the tool is unknown. */
-  get(serverId: string | undefined, toolName: string): JsonSchema | undefined {
+  /** The tool's input schema (for `toolCallToJson`); undefined when the tool is unknown or has none. */
+  inputSchema(serverId: string | undefined, toolName: string): JsonSchema | undefined {
     return this.tool(serverId, toolName)?.inputSchema;
   }
 
-  /** The tool's output schema (for `toolResultJson`); undefined when unknown or absent. */
-  getOutput(serverId: string | undefined, toolName: string): JsonSchema | undefined {
+  /** The tool's output schema (for `toolResultToJson`); undefined when the tool is unknown or has none. */
+  outputSchema(serverId: string | undefined, toolName: string): JsonSchema | undefined {
     return this.tool(serverId, toolName)?.outputSchema;
   }
 

@@ -20,7 +20,7 @@ import {
   venvPython,
 } from "../examples/demo/run-demo.js";
 import { buildActions, startToolCallServer } from "../examples/demo/tool-call-server.js";
-import { ClientActionSchema, ToolCallService } from "../src/index.js";
+import { ClientActionSchema, ToolCallService } from "../src/messages.js";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 

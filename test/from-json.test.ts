@@ -1,4 +1,4 @@
-// structFromJson: JSON text → Struct, losslessly checked.
+// structMessageFromJson: JSON text → Struct, losslessly checked.
 import { create, fromBinary, fromJson, toBinary, toJson } from "@bufbuild/protobuf";
 import { StructSchema } from "@bufbuild/protobuf/wkt";
 import { parse as losslessParse } from "lossless-json";
@@ -6,12 +6,15 @@ import { describe, expect, test } from "vitest";
 import { ClientActionSchema } from "../gen/toolbridge/v1/toolbridge_pb.js";
 import type { Diagnostic } from "../src/diagnostics.js";
 import { StructJsonError } from "../src/errors.js";
-import { DEFAULT_STRUCT_DEPTH, structFromJson } from "../src/from-json.js";
+import { DEFAULT_STRUCT_DEPTH, structMessageFromJson } from "../src/from-json.js";
 import { toolCallFromJson } from "../src/tool-call.js";
 
 function parse(text: string, options = {}) {
   const diagnostics: Diagnostic[] = [];
-  const struct = structFromJson(text, { ...options, onDiagnostic: (d) => diagnostics.push(d) });
+  const struct = structMessageFromJson(text, {
+    ...options,
+    onDiagnostic: (d) => diagnostics.push(d),
+  });
   return { struct, diagnostics: diagnostics.map((d) => `${d.path} ${d.code}`) };
 }
 
@@ -130,19 +133,19 @@ describe("errors", () => {
   ];
   for (const r of rows) {
     test(r.name, () => {
-      const e = errorOf(() => structFromJson(r.text));
+      const e = errorOf(() => structMessageFromJson(r.text));
       expect({ code: e.code, path: e.path }).toEqual({ code: r.code, path: r.path });
       if (r.position !== undefined) expect(e.position).toBe(r.position);
     });
   }
   test("depth 100,000 with a huge recursionLimit is still a recursion-limit error", () => {
     const text = `{"a":${"[".repeat(100_000)}${"]".repeat(100_000)}}`;
-    expect(errorOf(() => structFromJson(text, { recursionLimit: 1e9 })).code).toBe(
+    expect(errorOf(() => structMessageFromJson(text, { recursionLimit: 1e9 })).code).toBe(
       "recursion-limit",
     );
   });
   test("invalid-json messages name the position", () => {
-    expect(() => structFromJson('{"a":1,}')).toThrow(
+    expect(() => structMessageFromJson('{"a":1,}')).toThrow(
       "invalid-json at (root): expected a string key at position 7",
     );
   });
@@ -167,8 +170,8 @@ describe("the default depth", () => {
     expect(() => fromBinary(ClientActionSchema, bytesAt(DEFAULT_STRUCT_DEPTH + 1))).toThrow(
       /maximum recursion depth/,
     );
-    expect(() => structFromJson(nested(DEFAULT_STRUCT_DEPTH))).not.toThrow();
-    expect(errorOf(() => structFromJson(nested(DEFAULT_STRUCT_DEPTH + 1))).code).toBe(
+    expect(() => structMessageFromJson(nested(DEFAULT_STRUCT_DEPTH))).not.toThrow();
+    expect(errorOf(() => structMessageFromJson(nested(DEFAULT_STRUCT_DEPTH + 1))).code).toBe(
       "recursion-limit",
     );
   });
@@ -181,7 +184,7 @@ describe("agrees with lossless-json on valid input", () => {
   ];
   for (const text of rows) {
     test(text, () => {
-      const ours = toJson(StructSchema, structFromJson(text));
+      const ours = toJson(StructSchema, structMessageFromJson(text));
       const theirs = losslessParse(text, null, (s) => Number(s));
       expect(ours).toEqual(theirs);
     });

@@ -9,7 +9,7 @@ import { expect, test } from "vitest";
 import { ClientActionSchema } from "../gen/toolbridge/v1/toolbridge_pb.js";
 import type { Diagnostic } from "../src/diagnostics.js";
 import type { JsonSchema } from "../src/json-schema.js";
-import { toolCallArgumentsJson, toolCallFromJson } from "../src/tool-call.js";
+import { toolCallFromJson, toolCallToJson } from "../src/tool-call.js";
 
 const file = new URL("./golden/client-actions.json", import.meta.url);
 
@@ -104,8 +104,8 @@ function build(c: (typeof cases)[number]): Golden {
   return {
     ...c,
     hex: Buffer.from(bytes).toString("hex"),
-    viaRaw: toolCallArgumentsJson(back.action.value, c.schema),
-    viaStruct: toolCallArgumentsJson(back.action.value, c.schema, {
+    viaRaw: toolCallToJson(back.action.value, c.schema),
+    viaStruct: toolCallToJson(back.action.value, c.schema, {
       rawJson: "ignore",
       onDiagnostic: (x) => d.push(x),
     }),
@@ -129,6 +129,6 @@ for (const [i, c] of cases.entries()) {
     // A receiver of the stored bytes gets the stored outputs.
     const back = fromBinary(ClientActionSchema, Buffer.from(stored[i]!.hex, "hex"));
     if (back.action.case !== "callMcpTool") throw new Error("lost the call");
-    expect(toolCallArgumentsJson(back.action.value, c.schema)).toBe(stored[i]!.viaRaw);
+    expect(toolCallToJson(back.action.value, c.schema)).toBe(stored[i]!.viaRaw);
   });
 }

@@ -6,9 +6,9 @@ import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import { describe, expect, test } from "vitest";
 import { CallMCPToolSchema } from "../gen/toolbridge/v1/toolbridge_pb.js";
 import { collectDiagnostics } from "../src/diagnostics.js";
-import { structFromJson } from "../src/from-json.js";
+import { structMessageFromJson } from "../src/from-json.js";
 import { structMessageToJson } from "../src/to-json.js";
-import { toolCallArgumentsJson, toolCallFromJson } from "../src/tool-call.js";
+import { toolCallFromJson, toolCallToJson } from "../src/tool-call.js";
 import { BOUND, type ExpectedError, expectStructJsonError, timed } from "./hostile-helpers.js";
 
 const DEPTH = 100_000;
@@ -38,9 +38,9 @@ describe("depth 100,000", () => {
     ],
   ];
   for (const [name, text, error] of rows) {
-    test(`${name}: structFromJson and toolCallFromJson throw recursion-limit early`, () => {
+    test(`${name}: structMessageFromJson and toolCallFromJson throw recursion-limit early`, () => {
       const { ms } = timed(() => {
-        expectStructJsonError(() => structFromJson(text), error);
+        expectStructJsonError(() => structMessageFromJson(text), error);
         expectStructJsonError(() => toolCallFromJson({ name: "t", argumentsJson: text }), error);
       });
       expect(ms).toBeLessThan(BOUND.fast);
@@ -49,7 +49,7 @@ describe("depth 100,000", () => {
 
   test("with recursionLimit raised to 10^9 the stack gives out first: still recursion-limit, never a RangeError", () => {
     for (const [, text] of rows.slice(0, 2)) {
-      const e = expectStructJsonError(() => structFromJson(text!, { recursionLimit: 1e9 }), {
+      const e = expectStructJsonError(() => structMessageFromJson(text!, { recursionLimit: 1e9 }), {
         code: "recursion-limit",
         path: expect.stringMatching(/^\/a(\/0|\/a)*$/) as unknown as string,
       });
@@ -67,13 +67,13 @@ describe("a 50 MB string", () => {
 
   test("plain: parsed, carried through protobuf bytes and returned byte-exact, in bounded time", () => {
     const { ms } = timed(() => {
-      const struct = structFromJson(plain);
+      const struct = structMessageFromJson(plain);
       const s = struct.fields.s?.kind;
       expect(s?.case === "stringValue" ? s.value.length : -1).toBe(MB50);
       const call = toolCallFromJson({ name: "t", argumentsJson: plain });
       const back = fromBinary(CallMCPToolSchema, toBinary(CallMCPToolSchema, call));
-      expect(toolCallArgumentsJson(back) === plain).toBe(true);
-      expect(toolCallArgumentsJson(back, null, { rawJson: "ignore" }) === plain).toBe(true);
+      expect(toolCallToJson(back) === plain).toBe(true);
+      expect(toolCallToJson(back, null, { rawJson: "ignore" }) === plain).toBe(true);
     });
     expect(ms).toBeLessThan(BOUND.big * 2);
   });
@@ -83,7 +83,7 @@ describe("a 50 MB string", () => {
     // a rope of 25 million nodes (about 9 s and 900 MB); now chunked.
     const escaped = `{"s":"${"\\n".repeat(MB50 / 2)}"}`;
     const heapBefore = process.memoryUsage().heapUsed;
-    const { result, ms } = timed(() => structFromJson(escaped));
+    const { result, ms } = timed(() => structMessageFromJson(escaped));
     expect(ms).toBeLessThan(BOUND.big);
     const s = result.fields.s?.kind.value as string;
     expect(s.length).toBe(MB50 / 2);
@@ -99,9 +99,9 @@ describe("1,000,000 keys", () => {
   const text = `{${parts.join(",")}}`;
   parts.length = 0;
 
-  test("structFromJson and back through structMessageToJson, in bounded time", () => {
+  test("structMessageFromJson and back through structMessageToJson, in bounded time", () => {
     const { ms } = timed(() => {
-      const struct = structFromJson(text);
+      const struct = structMessageFromJson(text);
       expect(Object.keys(struct.fields).length).toBe(N);
       expect(structMessageToJson(struct) === text).toBe(true);
     });
@@ -111,7 +111,7 @@ describe("1,000,000 keys", () => {
   test("a tool call: the raw text verified against the Struct, in bounded time", () => {
     const { ms } = timed(() => {
       const call = toolCallFromJson({ name: "t", argumentsJson: text });
-      expect(toolCallArgumentsJson(call) === text).toBe(true);
+      expect(toolCallToJson(call) === text).toBe(true);
     });
     expect(ms).toBeLessThan(BOUND.huge);
   });
@@ -127,7 +127,7 @@ describe("numbers beyond float64", () => {
   ];
   for (const [text, error] of rows) {
     test(`${text.slice(0, 24)}: ${error.code} at ${error.path}`, () => {
-      expectStructJsonError(() => structFromJson(text), error);
+      expectStructJsonError(() => structMessageFromJson(text), error);
       expectStructJsonError(() => toolCallFromJson({ name: "t", argumentsJson: text }), error);
     });
   }
@@ -140,7 +140,7 @@ describe("numbers beyond float64", () => {
     "%s underflows to 0: accepted, precision-lost at %s, the text kept for the receiver",
     (text, path) => {
       const { list, onDiagnostic } = collectDiagnostics();
-      const struct = structFromJson(text, { onDiagnostic });
+      const struct = structMessageFromJson(text, { onDiagnostic });
       expect(list).toEqual([{ code: "precision-lost", path }]);
       expect(structMessageToJson(struct)).toBe(text.replace(/-?1e-400/, "0"));
       const call = toolCallFromJson(
@@ -148,7 +148,7 @@ describe("numbers beyond float64", () => {
         { rawArgsJson: "when-lossy" },
       );
       expect(call.rawArgsJson).toBe(text);
-      expect(toolCallArgumentsJson(call)).toBe(text);
+      expect(toolCallToJson(call)).toBe(text);
     },
   );
 });
@@ -183,14 +183,14 @@ describe("lone surrogates in JSON text", () => {
   ];
   for (const [name, text, error] of rows) {
     test(`${name}: invalid-unicode (protobuf strings are UTF-8)`, () => {
-      expectStructJsonError(() => structFromJson(text), error);
+      expectStructJsonError(() => structMessageFromJson(text), error);
       expectStructJsonError(() => toolCallFromJson({ name: "t", argumentsJson: text }), error);
     });
   }
 
   test("a pair written half escaped, half literal is one character (one reading)", () => {
     for (const text of ['{"a":"\\ud83d\ude00"}', '{"a":"\ud83d\\ude00"}']) {
-      expect(structFromJson(text).fields.a?.kind.value).toBe("😀");
+      expect(structMessageFromJson(text).fields.a?.kind.value).toBe("😀");
     }
   });
 
@@ -200,7 +200,7 @@ describe("lone surrogates in JSON text", () => {
     const back = fromBinary(CallMCPToolSchema, toBinary(CallMCPToolSchema, call));
     expect(back.rawArgsJson).toBe('{"a":"\\ud83d\ufffd"}');
     const { list, onDiagnostic } = collectDiagnostics();
-    expect(toolCallArgumentsJson(back, null, { onDiagnostic })).toBe('{"a":"😀"}');
+    expect(toolCallToJson(back, null, { onDiagnostic })).toBe('{"a":"😀"}');
     expect(list).toEqual([{ code: "raw-json-invalid", path: "" }]);
   });
 });
@@ -229,13 +229,13 @@ describe("duplicate keys, also spelled with escapes", () => {
   ];
   for (const [text, error] of rows) {
     test(`${text}: duplicate-key at ${error.path}`, () => {
-      expectStructJsonError(() => structFromJson(text), error);
+      expectStructJsonError(() => structMessageFromJson(text), error);
       expectStructJsonError(() => toolCallFromJson({ name: "t", argumentsJson: text }), error);
     });
   }
 
   test("keys are compared by code units, not normalized: é and e + U+0301 are two keys", () => {
-    const struct = structFromJson('{"é":1,"e\u0301":2}');
+    const struct = structMessageFromJson('{"é":1,"e\u0301":2}');
     expect(Object.keys(struct.fields)).toEqual(["é", "e\u0301"]);
   });
 });
@@ -244,14 +244,14 @@ describe("prototype-named keys are ordinary keys", () => {
   test("__proto__, constructor and prototype land as own members; no prototype changes", () => {
     const text =
       '{"__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":2}},"toString":3}';
-    const struct = structFromJson(text);
+    const struct = structMessageFromJson(text);
     expect(Object.keys(struct.fields)).toEqual(["__proto__", "constructor", "toString"]);
     expect(Object.getPrototypeOf(struct.fields)).toBe(Object.prototype);
     const call = toolCallFromJson({ name: "t", argumentsJson: text }, { rawArgsJson: "never" });
     expect(Object.hasOwn(call.args!, "__proto__")).toBe(true);
     expect(Object.getPrototypeOf(call.args)).toBe(Object.prototype);
     expect(structMessageToJson(struct)).toBe(text);
-    expect(toolCallArgumentsJson(call)).toBe(text);
+    expect(toolCallToJson(call)).toBe(text);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(Object.hasOwn(Object.prototype, "polluted")).toBe(false);
   });
@@ -291,7 +291,7 @@ describe("not one JSON object", () => {
   ];
   for (const [name, text, error] of rows) {
     test(`${name}: ${error.code}`, () => {
-      expectStructJsonError(() => structFromJson(text), error);
+      expectStructJsonError(() => structMessageFromJson(text), error);
       expectStructJsonError(() => toolCallFromJson({ name: "t", argumentsJson: text }), error);
     });
   }
@@ -303,7 +303,7 @@ describe("not one JSON object", () => {
     ["a byte array", new TextEncoder().encode("{}")],
     ["an object", {}],
   ])("a non-string argument text (%s): invalid-json", (_name, input) => {
-    expectStructJsonError(() => structFromJson(input as unknown as string), {
+    expectStructJsonError(() => structMessageFromJson(input as unknown as string), {
       code: "invalid-json",
       path: "",
       position: 0,

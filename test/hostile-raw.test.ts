@@ -11,8 +11,8 @@ import {
   MCPToolResultSchema,
 } from "../gen/toolbridge/v1/toolbridge_pb.js";
 import { collectDiagnostics } from "../src/diagnostics.js";
-import { toolCallArgumentsJson } from "../src/tool-call.js";
-import { toolResultJson } from "../src/tool-result.js";
+import { toolCallToJson } from "../src/tool-call.js";
+import { toolResultToJson } from "../src/tool-result.js";
 import { BOUND, type ExpectedError, expectStructJsonError, timed } from "./hostile-helpers.js";
 
 /** A call as it arrives: built, encoded and decoded, so the raw text crossed the wire. */
@@ -55,7 +55,7 @@ describe("malformed raw text: raw-json-invalid, and the Struct's text", () => {
   for (const [name, raw] of rows) {
     test(name, () => {
       const { list, onDiagnostic } = collectDiagnostics();
-      expect(toolCallArgumentsJson(arrived(ARGS, raw), null, { onDiagnostic })).toBe(STRUCT_TEXT);
+      expect(toolCallToJson(arrived(ARGS, raw), null, { onDiagnostic })).toBe(STRUCT_TEXT);
       expect(list).toEqual([{ code: "raw-json-invalid", path: "" }]);
     });
   }
@@ -64,7 +64,7 @@ describe("malformed raw text: raw-json-invalid, and the Struct's text", () => {
     const raw = `{"a":${"[".repeat(100_000)}${"]".repeat(100_000)}}`;
     const { list, onDiagnostic } = collectDiagnostics();
     const { result, ms } = timed(() =>
-      toolCallArgumentsJson(arrived({ a: 1 }, raw), null, { onDiagnostic }),
+      toolCallToJson(arrived({ a: 1 }, raw), null, { onDiagnostic }),
     );
     expect(result).toBe('{"a":1}');
     expect(list).toEqual([{ code: "raw-json-invalid", path: "" }]);
@@ -77,7 +77,7 @@ describe("malformed raw text: raw-json-invalid, and the Struct's text", () => {
       rawStructuredContentJson: '{"a":1,"s":"x"},"isError":true',
     });
     const { list, onDiagnostic } = collectDiagnostics();
-    expect(toolResultJson(result, null, { onDiagnostic })).toBe(STRUCT_TEXT);
+    expect(toolResultToJson(result, null, { onDiagnostic })).toBe(STRUCT_TEXT);
     expect(list).toEqual([{ code: "raw-json-invalid", path: "" }]);
   });
 });
@@ -95,16 +95,16 @@ describe("well-formed raw text that disagrees: raw-struct-mismatch (two readings
   ];
   for (const [raw, error] of rows) {
     test(raw, () => {
-      expectStructJsonError(() => toolCallArgumentsJson(arrived(ARGS, raw)), error);
+      expectStructJsonError(() => toolCallToJson(arrived(ARGS, raw)), error);
     });
   }
 
   test("raw text without args: checked against {}", () => {
-    expectStructJsonError(() => toolCallArgumentsJson(arrived(undefined, '{"a":1}')), {
+    expectStructJsonError(() => toolCallToJson(arrived(undefined, '{"a":1}')), {
       code: "raw-struct-mismatch",
       path: "/a",
     });
-    expect(toolCallArgumentsJson(arrived(undefined, " {} "))).toBe(" {} ");
+    expect(toolCallToJson(arrived(undefined, " {} "))).toBe(" {} ");
   });
 });
 
@@ -116,7 +116,7 @@ describe("raw text that agrees is returned byte for byte", () => {
     ['{"a":1.0000000000000001,"s":"x"}'],
   ])("%s", (raw) => {
     const { list, onDiagnostic } = collectDiagnostics();
-    expect(toolCallArgumentsJson(arrived(ARGS, raw), null, { onDiagnostic })).toBe(raw);
+    expect(toolCallToJson(arrived(ARGS, raw), null, { onDiagnostic })).toBe(raw);
     expect(list).toEqual([]);
   });
 });
@@ -133,7 +133,7 @@ describe("why raw text is never spliced unverified into a larger JSON document",
     ) as { id: number; method: string; params: unknown };
 
   test('"verify" (the default) hands over one JSON object only: the envelope keeps its members', () => {
-    const text = toolCallArgumentsJson(arrived(ARGS, injected));
+    const text = toolCallToJson(arrived(ARGS, injected));
     expect(text).toBe(STRUCT_TEXT);
     expect(envelope(text)).toEqual({
       jsonrpc: "2.0",
@@ -144,7 +144,7 @@ describe("why raw text is never spliced unverified into a larger JSON document",
   });
 
   test('"trust" returns the text unparsed: spliced, it rewrites the request (documented: trusted pipelines only)', () => {
-    const text = toolCallArgumentsJson(arrived(ARGS, injected), null, { rawJson: "trust" });
+    const text = toolCallToJson(arrived(ARGS, injected), null, { rawJson: "trust" });
     expect(text).toBe(injected);
     expect(envelope(text)).toMatchObject({ id: 99, method: "shutdown" });
   });
@@ -162,7 +162,7 @@ describe("signed zero: -0 and +0 are different float64s (issue 12)", () => {
   for (const [name, args, raw, path] of rows) {
     test(`${name}: raw-struct-mismatch at ${path}`, () => {
       const call = arrived(args, raw);
-      expectStructJsonError(() => toolCallArgumentsJson(call), {
+      expectStructJsonError(() => toolCallToJson(call), {
         code: "raw-struct-mismatch",
         path,
       });
@@ -173,7 +173,7 @@ describe("signed zero: -0 and +0 are different float64s (issue 12)", () => {
           create(MCPToolResultSchema, { structuredContent: args, rawStructuredContentJson: raw }),
         ),
       );
-      expectStructJsonError(() => toolResultJson(result), { code: "raw-struct-mismatch", path });
+      expectStructJsonError(() => toolResultToJson(result), { code: "raw-struct-mismatch", path });
     });
   }
   test("the same sign on both sides agrees, and the raw text goes through untouched", () => {
@@ -182,13 +182,13 @@ describe("signed zero: -0 and +0 are different float64s (issue 12)", () => {
       [{ a: -0 }, '{"a":-0}'],
       [{ a: 0 }, '{"a":0e-3}'],
     ] as const) {
-      expect(toolCallArgumentsJson(arrived(args, raw))).toBe(raw);
+      expect(toolCallToJson(arrived(args, raw))).toBe(raw);
     }
   });
   test("the decoder tells them apart too (at number positions)", () => {
     const schema = { type: "object", additionalProperties: { type: "number" } } as const;
-    expect(
-      toolCallArgumentsJson(arrived({ a: 0, b: -0 }, "x"), schema, { rawJson: "ignore" }),
-    ).toBe('{"a":0.0,"b":-0.0}');
+    expect(toolCallToJson(arrived({ a: 0, b: -0 }, "x"), schema, { rawJson: "ignore" })).toBe(
+      '{"a":0.0,"b":-0.0}',
+    );
   });
 });

@@ -8,13 +8,13 @@ import http from "node:http";
 import https from "node:https";
 import type { AddressInfo } from "node:net";
 import { describe, expect, test, vi } from "vitest";
-import { structFromJson } from "../src/from-json.js";
+import { structMessageFromJson } from "../src/from-json.js";
 import type { JsonSchema } from "../src/json-schema.js";
 import type { PatternEngine } from "../src/patterns/engine.js";
 import { re2Patterns } from "../src/patterns/re2.js";
 import { compileSchema } from "../src/schema/index.js";
 import { inspectNumbers, structMessageToJson } from "../src/to-json.js";
-import { toolCallArgumentsJson, toolCallFromJson } from "../src/tool-call.js";
+import { toolCallFromJson, toolCallToJson } from "../src/tool-call.js";
 import { BOUND, timed } from "./hostile-helpers.js";
 
 /** Decodes `args` (JSON text) under `schema`; returns the text and the diagnostics as "code path". */
@@ -24,7 +24,7 @@ function decode(
   patterns?: PatternEngine,
 ): { out: string; notes: string[]; ms: number } {
   const notes: string[] = [];
-  const struct = structFromJson(args);
+  const struct = structMessageFromJson(args);
   const { result, ms } = timed(() =>
     structMessageToJson(struct, schema as JsonSchema, {
       onDiagnostic: (d) => notes.push(`${d.code} ${d.path}`),
@@ -342,7 +342,7 @@ describe("remote $ref is never fetched", () => {
         );
         // The raw-text path reads the schema too (integer-written-as-float).
         const call = toolCallFromJson({ name: "t", argumentsJson: args });
-        expect(toolCallArgumentsJson(call, schema as JsonSchema)).toBe(args);
+        expect(toolCallToJson(call, schema as JsonSchema)).toBe(args);
       }
       // Give any stray request time to arrive.
       await new Promise((r) => setTimeout(r, 100));

@@ -7,9 +7,9 @@ import { type Struct, StructSchema, type Value } from "@bufbuild/protobuf/wkt";
 import { describe, expect, test } from "vitest";
 import { type CallMCPTool, ClientActionSchema } from "../gen/toolbridge/v1/toolbridge_pb.js";
 import { collectDiagnostics } from "../src/diagnostics.js";
-import { structFromJson } from "../src/from-json.js";
+import { structMessageFromJson } from "../src/from-json.js";
 import { structMessageToJson, structToJson } from "../src/to-json.js";
-import { toolCallArgumentsJson } from "../src/tool-call.js";
+import { toolCallToJson } from "../src/tool-call.js";
 import * as wire from "./fuzz/wire.js";
 import { BOUND, expectStructJsonError, timed } from "./hostile-helpers.js";
 
@@ -83,7 +83,7 @@ describe("depth 100,000 in a Struct", () => {
 
   test("a deep Struct with raw text beside it: the raw text disagrees, raw-struct-mismatch (never the raw text)", () => {
     const call = { args: { a: deepPlain } as JsonObject, rawArgsJson: '{"a":[]}' } as CallMCPTool;
-    expectStructJsonError(() => toolCallArgumentsJson(call), {
+    expectStructJsonError(() => toolCallToJson(call), {
       code: "raw-struct-mismatch",
       path: "/a",
     });
@@ -101,14 +101,12 @@ describe("NaN and Infinity in NumberValue", () => {
   for (const [name, bits] of bitRows) {
     test(`${name} from bytes: non-finite-number, or null with the same code as a diagnostic`, () => {
       const call = callFrom(wire.clientAction(wire.struct([["a", wire.fixed64Bits(2, bits)]])));
-      expectStructJsonError(() => toolCallArgumentsJson(call), {
+      expectStructJsonError(() => toolCallToJson(call), {
         code: "non-finite-number",
         path: "/a",
       });
       const { list, onDiagnostic } = collectDiagnostics();
-      expect(toolCallArgumentsJson(call, null, { nonFinite: "null", onDiagnostic })).toBe(
-        '{"a":null}',
-      );
+      expect(toolCallToJson(call, null, { nonFinite: "null", onDiagnostic })).toBe('{"a":null}');
       expect(list).toEqual([{ code: "non-finite-number", path: "/a" }]);
       const nested = fromBinary(
         StructSchema,
@@ -124,7 +122,7 @@ describe("NaN and Infinity in NumberValue", () => {
       const call = callFrom(
         wire.clientAction(wire.struct([["a", wire.fixed64Bits(2, bits)]]), '{"a":null}'),
       );
-      expectStructJsonError(() => toolCallArgumentsJson(call), {
+      expectStructJsonError(() => toolCallToJson(call), {
         code: "raw-struct-mismatch",
         path: "/a",
       });
@@ -174,7 +172,7 @@ describe("Values with no kind set", () => {
   });
 
   test("in CallMCPTool.args protobuf-es already turned them into null (its JSON mapping of an empty Value)", () => {
-    expect(toolCallArgumentsJson(callFrom(wire.clientAction(unsetBytes)))).toBe(
+    expect(toolCallToJson(callFrom(wire.clientAction(unsetBytes)))).toBe(
       '{"u":null,"l":[null,null]}',
     );
   });
@@ -223,7 +221,7 @@ describe("lone surrogates in Struct strings", () => {
   });
 
   test("the encoder refuses that text: invalid-unicode", () => {
-    expectStructJsonError(() => structFromJson(expected), {
+    expectStructJsonError(() => structMessageFromJson(expected), {
       code: "invalid-unicode",
       path: "",
       position: 9,
@@ -249,7 +247,7 @@ describe("huge repeated fields from bytes", () => {
     const body = new Uint8Array(one.length * N);
     for (let i = 0; i < N; i++) body.set(one, i * one.length);
     const bytes = wire.clientAction(wire.struct([["a", wire.len(wire.V.list, body)]]));
-    const { result, ms } = timed(() => toolCallArgumentsJson(callFrom(bytes)));
+    const { result, ms } = timed(() => toolCallToJson(callFrom(bytes)));
     expect(result.length).toBe(`{"a":[]}`.length + 5 * N - 1);
     expect(result.startsWith('{"a":[null,null,')).toBe(true);
     expect(ms).toBeLessThan(BOUND.big);
@@ -260,8 +258,8 @@ describe("huge repeated fields from bytes", () => {
     for (let i = 0; i < 100_000; i++) entries.push(["k", wire.numberValue(i)]);
     const bytes = wire.clientAction(wire.struct(entries), '{"k":0}');
     const call = callFrom(bytes);
-    expect(toolCallArgumentsJson(call, null, { rawJson: "ignore" })).toBe('{"k":99999}');
-    expectStructJsonError(() => toolCallArgumentsJson(call), {
+    expect(toolCallToJson(call, null, { rawJson: "ignore" })).toBe('{"k":99999}');
+    expectStructJsonError(() => toolCallToJson(call), {
       code: "raw-struct-mismatch",
       path: "/k",
     });

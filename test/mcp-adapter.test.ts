@@ -246,7 +246,7 @@ describe("through the official SDK client", () => {
         name: "echo",
         arguments: toolCallArguments(call, SCHEMA),
       });
-      // The server saw exactly the text toolCallArgumentsJson wrote …
+      // The server saw exactly the text toolCallToJson wrote …
       expect((result.content as { text: string }[])[0]!.text).toBe(sent);
       // … and the result's text comes back exactly too, while the SDK's own
       // object holds what JSON.parse made of it.

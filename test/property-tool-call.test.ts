@@ -1,7 +1,7 @@
 // Issue 7, property tests of the whole tool-call path: any JSON object text a
 // model may write (whitespace, escapes, astral characters, prototype-named and
 // integer-like keys, integers of every size, subnormals, -0, exponents) goes
-// toolCallFromJson → protobuf bytes → toolCallArgumentsJson and comes back
+// toolCallFromJson → protobuf bytes → toolCallToJson and comes back
 // byte-exact through raw_args_json, and denoting the same values through the
 // Struct, with every precision loss reported exactly where it happens.
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ClientActionSchema } from "../gen/toolbridge/v1/toolbridge_pb.js";
 import { collectDiagnostics } from "../src/diagnostics.js";
 import { pointerFrom } from "../src/json-pointer.js";
-import { toolCallArgumentsJson, toolCallFromJson } from "../src/tool-call.js";
+import { toolCallFromJson, toolCallToJson } from "../src/tool-call.js";
 import {
   argumentsText,
   isIntText,
@@ -137,8 +137,8 @@ describe("any JSON object text, through protobuf bytes", () => {
         const call = wire(text);
         expect(call.rawArgsJson).toBe(text);
         const { list, onDiagnostic } = collectDiagnostics();
-        expect(toolCallArgumentsJson(call, schema, { onDiagnostic })).toBe(text);
-        expect(toolCallArgumentsJson(call, undefined)).toBe(text);
+        expect(toolCallToJson(call, schema, { onDiagnostic })).toBe(text);
+        expect(toolCallToJson(call, undefined)).toBe(text);
         // Only integer-written-as-float may be noted (a schema integer is never written 5.0 here).
         expect(list).toEqual([]);
       }),
@@ -151,7 +151,7 @@ describe("any JSON object text, through protobuf bytes", () => {
       fc.property(argumentsText, ({ text, schema }: JsonGen) => {
         const call = wire(text);
         const codes: string[] = [];
-        const out = toolCallArgumentsJson(call, schema, {
+        const out = toolCallToJson(call, schema, {
           rawJson: "ignore",
           onDiagnostic: (d) => codes.push(`${d.code} ${d.path}`),
         });
@@ -177,7 +177,7 @@ describe("any JSON object text, through protobuf bytes", () => {
     fc.assert(
       fc.property(argumentsText, ({ text }: JsonGen) => {
         const { list, onDiagnostic } = collectDiagnostics();
-        const out = toolCallArgumentsJson(wire(text, "never"), null, { onDiagnostic });
+        const out = toolCallToJson(wire(text, "never"), null, { onDiagnostic });
         const written: [string, string][] = [];
         const got: [string, string][] = [];
         numbers(losslessParse(text), [], written);

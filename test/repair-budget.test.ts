@@ -5,11 +5,7 @@ import type { JsonSchema } from "../src/json-schema.js";
 import { REPAIR_BUDGET } from "../src/repair/budget.js";
 import { jsonEqual } from "../src/repair/keywords.js";
 import { pointsAtSchema } from "../src/repair/prepare-schema.js";
-import {
-  repairArguments,
-  repairArgumentsDefaults,
-  repairArgumentsMetered,
-} from "../src/repair-arguments.js";
+import { repairArguments, repairArgumentsMetered } from "../src/repair-arguments.js";
 import { FIELD_SELECTOR, hostileClasses } from "./repair-budget-catalogue.js";
 
 // A guard against a hang only, never a verdict on speed: every case below
@@ -95,8 +91,12 @@ describe("repair budget: the option", () => {
   const args = JSON.stringify({ s: "a".repeat(10_000) });
 
   test("the default is REPAIR_BUDGET (1,000,000 units)", () => {
-    expect(repairArgumentsDefaults.budget).toBe(1_000_000);
     expect(REPAIR_BUDGET).toBe(1_000_000);
+    const spent = repairArgumentsMetered(args, schema);
+    expect(
+      repairArgumentsMetered(args, schema, { budget: undefined as unknown as number }),
+    ).toEqual(spent);
+    expect(repairArgumentsMetered(args, schema, { budget: REPAIR_BUDGET })).toEqual(spent);
   });
 
   test("a smaller budget stops the same call with schema-too-complex; a larger one lets it through", () => {
@@ -122,7 +122,7 @@ describe("repair budget: the option", () => {
     "budget %s → option-invalid",
     (budget) => {
       expect(() => repairArguments("{}", {}, { budget: budget as number })).toThrow(
-        new StructJsonError("option-invalid", "", "budget must be a positive integer"),
+        new StructJsonError("option-invalid", "", "option budget must be a positive integer"),
       );
     },
   );

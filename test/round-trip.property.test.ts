@@ -9,7 +9,7 @@ import { expect, test } from "vitest";
 import { ClientActionSchema } from "../gen/toolbridge/v1/toolbridge_pb.js";
 import { pointerFrom } from "../src/json-pointer.js";
 import type { JsonSchema } from "../src/json-schema.js";
-import { toolCallArgumentsJson, toolCallFromJson } from "../src/tool-call.js";
+import { toolCallFromJson, toolCallToJson } from "../src/tool-call.js";
 
 /** A generated JSON value: its text and the schema that reads it as written. */
 interface Gen {
@@ -129,9 +129,9 @@ test("raw path: byte-exact; Struct path: the same values, precision loss flagged
   fc.assert(
     fc.property(object(3), ({ text, schema }) => {
       const call = wire(text);
-      expect(toolCallArgumentsJson(call, schema)).toBe(text);
+      expect(toolCallToJson(call, schema)).toBe(text);
       const codes: string[] = [];
-      const out = toolCallArgumentsJson(call, schema, {
+      const out = toolCallToJson(call, schema, {
         rawJson: "ignore",
         onDiagnostic: (d) => codes.push(`${d.path} ${d.code}`),
       });

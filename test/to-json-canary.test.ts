@@ -15,22 +15,21 @@ import {
   MCPToolResultSchema,
 } from "../gen/toolbridge/v1/toolbridge_pb.js";
 import {
-  applyRepair,
   compileSchema,
   type Diagnostic,
   inspectNumbers,
   type JsonSchema,
-  repairArguments,
-  structFromJson,
+  structMessageFromJson,
   structMessageToJson,
   structToJson,
   ToolSchemas,
-  toolCallArgumentsJson,
   toolCallFromJson,
+  toolCallToJson,
   toolResultFromJson,
-  toolResultJson,
+  toolResultToJson,
 } from "../src/index.js";
 import { exactJsonArguments, toolCallArguments } from "../src/mcp/index.js";
+import { repairArguments } from "../src/repair-arguments.js";
 
 /** The canaries: a string, a number's digits, a key. */
 const S = "CANARYs3cr3t";
@@ -247,7 +246,7 @@ function calls(
   const s = schema as JsonSchema;
   const o = (onDiagnostic: (d: Diagnostic) => void) => ({ onDiagnostic, ...options });
   return [
-    ["structFromJson", (d) => structFromJson(text, o(d))],
+    ["structMessageFromJson", (d) => structMessageFromJson(text, o(d))],
     [
       "toolCallFromJson",
       (d) => toolCallFromJson({ name: S, serverId: S, argumentsJson: text }, o(d)),
@@ -257,25 +256,33 @@ function calls(
       (d) => toolResultFromJson({ actionId: S, structuredContentJson: text }, o(d)),
     ],
     ["repairArguments", (d) => repairArguments(text, s, o(d))],
-    ["applyRepair", (d) => applyRepair(text, s, d)],
+    [
+      "toolCallToJson (repair of the trusted text)",
+      (d) =>
+        toolCallToJson(arrivedCall(object, text), s, {
+          ...o(d),
+          rawJson: "trust",
+          repair: repairArguments,
+        }),
+    ],
     ["structToJson", (d) => structToJson(object, s, o(d))],
     ["structMessageToJson", (d) => structMessageToJson(message, s, o(d))],
     ["inspectNumbers", (d) => inspectNumbers(object, s, o(d))],
+    ["toolCallToJson (raw text)", (d) => toolCallToJson(arrivedCall(object, text), s, o(d))],
     [
-      "toolCallArgumentsJson (raw text)",
-      (d) => toolCallArgumentsJson(arrivedCall(object, text), s, o(d)),
+      "toolCallToJson (repair)",
+      (d) => toolCallToJson(arrivedCall(object, text), s, { ...o(d), repair: repairArguments }),
     ],
     [
-      "toolCallArgumentsJson (repair)",
-      (d) => toolCallArgumentsJson(arrivedCall(object, text), s, { ...o(d), repair: true }),
+      "toolCallToJson (disagreeing raw)",
+      (d) => toolCallToJson(arrivedCall(OTHER_OBJECT, text), s, o(d)),
     ],
-    [
-      "toolCallArgumentsJson (disagreeing raw)",
-      (d) => toolCallArgumentsJson(arrivedCall(OTHER_OBJECT, text), s, o(d)),
-    ],
-    ["toolResultJson (raw text)", (d) => toolResultJson(arrivedResult(object, text), s, o(d))],
+    ["toolResultToJson (raw text)", (d) => toolResultToJson(arrivedResult(object, text), s, o(d))],
     ["compileSchema", () => compileSchema(s)],
-    ["ToolSchemas", () => new ToolSchemas().set(S, [{ name: S, inputSchema: s }]).get(S, S)],
+    [
+      "ToolSchemas",
+      () => new ToolSchemas().set(S, [{ name: S, inputSchema: s }]).inputSchema(S, S),
+    ],
     ["mcp exactJsonArguments", () => exactJsonArguments(text)],
     ["mcp toolCallArguments", (d) => toolCallArguments(arrivedCall(object, text), s, o(d))],
     // deserializeExactMessage (struct-json-bridge/mcp) is left out: it passes the MCP SDK's
@@ -299,14 +306,14 @@ function expectNoLeaks(
 }
 
 describe("JSON text: valid and broken around the canaries", () => {
-  const message = structFromJson(VALID);
+  const message = structMessageFromJson(VALID);
   test.each(BROKEN.map((t, i) => [i, t] as const))("text %i", (_i, text) => {
     expectNoLeaks(text, validObject(), message, SCHEMA, {});
   });
 });
 
 describe("schemas with the canaries inside", () => {
-  const message = structFromJson(VALID);
+  const message = structMessageFromJson(VALID);
   test.each(SCHEMAS.map((s, i) => [i, s] as const))("schema %i", (_i, schema) => {
     expectNoLeaks(VALID, validObject(), message, schema, {});
     expectNoLeaks(BROKEN[0]!, validObject(), message, schema, {});
@@ -314,7 +321,7 @@ describe("schemas with the canaries inside", () => {
 });
 
 describe("options with canary values", () => {
-  const message = structFromJson(VALID);
+  const message = structMessageFromJson(VALID);
   test.each(OPTIONS.map((o, i) => [i, o] as const))("options %i", (_i, options) => {
     expectNoLeaks(VALID, validObject(), message, SCHEMA, options);
   });
@@ -332,7 +339,7 @@ describe("JsonObjects and Struct messages no JSON text can produce", () => {
   ];
   test.each(bad)("%s beside the canaries", (_name, v) => {
     const object = { ...validObject(), [K]: { [K]: v, s: S } } as unknown as JsonObject;
-    const message = structFromJson(VALID);
+    const message = structMessageFromJson(VALID);
     message.fields[K] = {
       $typeName: "google.protobuf.Value",
       kind: { case: "numberValue", value: typeof v === "number" ? v : Number.NaN },
@@ -357,13 +364,13 @@ describe("JsonObjects and Struct messages no JSON text can produce", () => {
       { case: "listValue", value: { values: S } },
       { case: S, value: S },
     ]) {
-      const message = structFromJson(VALID);
+      const message = structMessageFromJson(VALID);
       message.fields[K] = { $typeName: "google.protobuf.Value", kind } as never;
       expectNoLeaks(VALID, validObject(), message, SCHEMA, {});
     }
   });
   test("binary protobuf: a Struct with the canaries, decoded", () => {
-    const message = fromBinary(StructSchema, toBinary(StructSchema, structFromJson(VALID)));
+    const message = fromBinary(StructSchema, toBinary(StructSchema, structMessageFromJson(VALID)));
     expectNoLeaks(VALID, validObject(), message, SCHEMA, {});
   });
 });

@@ -13,11 +13,11 @@ import {
   MCPToolResultSchema,
 } from "../gen/toolbridge/v1/toolbridge_pb.js";
 import { collectDiagnostics } from "../src/diagnostics.js";
-import { structFromJson } from "../src/from-json.js";
-import { applyRepair, repairArguments } from "../src/repair-arguments.js";
+import { structMessageFromJson } from "../src/from-json.js";
+import { repairArguments } from "../src/repair-arguments.js";
 import { inspectNumbers, structMessageToJson, structToJson } from "../src/to-json.js";
-import { toolCallArgumentsJson, toolCallFromJson } from "../src/tool-call.js";
-import { toolResultFromJson, toolResultJson } from "../src/tool-result.js";
+import { toolCallFromJson, toolCallToJson } from "../src/tool-call.js";
+import { toolResultFromJson, toolResultToJson } from "../src/tool-result.js";
 import { expectStructJsonError } from "./hostile-helpers.js";
 
 const DEPTH = 12_000;
@@ -80,8 +80,8 @@ describe(`input nested ${DEPTH} levels, default limits: the exact code and path`
       path: pathPast(100),
     });
   });
-  test("structFromJson (JSON text): recursion-limit at level 50", () => {
-    expectStructJsonError(() => structFromJson(DEEP_TEXT), {
+  test("structMessageFromJson (JSON text): recursion-limit at level 50", () => {
+    expectStructJsonError(() => structMessageFromJson(DEEP_TEXT), {
       code: "recursion-limit",
       path: pathPast(49),
       position: 5 + 48,
@@ -98,11 +98,8 @@ describe(`input nested ${DEPTH} levels, default limits: the exact code and path`
     });
   });
   const decoders: [string, (raw: boolean, options: object) => string][] = [
-    [
-      "toolCallArgumentsJson",
-      (raw, options) => toolCallArgumentsJson(deepCall(raw), null, options),
-    ],
-    ["toolResultJson", (raw, options) => toolResultJson(deepResult(raw), null, options)],
+    ["toolCallToJson", (raw, options) => toolCallToJson(deepCall(raw), null, options)],
+    ["toolResultToJson", (raw, options) => toolResultToJson(deepResult(raw), null, options)],
   ];
   test.each(decoders)(
     "%s: deep raw text is raw-json-invalid, then the Struct stops at level 101",
@@ -117,11 +114,13 @@ describe(`input nested ${DEPTH} levels, default limits: the exact code and path`
       }
     },
   );
-  test("repairArguments and applyRepair (JSON text): rejected with recursion-limit", () => {
+  test("repairArguments, alone and injected (JSON text): rejected with recursion-limit", () => {
     // The path is repair's to choose (today the root, ""): see the lib report.
     const result = repairArguments(DEEP_TEXT, { type: "object" });
     expect(result.ok ? [] : result.issues.map((i) => i.keyword)).toEqual(["recursion-limit"]);
-    expect(() => applyRepair(DEEP_TEXT, { type: "object" })).toThrow(
+    const call = create(CallMCPToolSchema, { name: "t", rawArgsJson: DEEP_TEXT });
+    const options = { rawJson: "trust", repair: repairArguments } as const;
+    expect(() => toolCallToJson(call, { type: "object" }, options)).toThrow(
       expect.objectContaining({ code: "recursion-limit" }),
     );
   });
@@ -147,20 +146,18 @@ describe("raised limits: the walks have no recursion to overflow", () => {
     };
     expect(structToJson({ a: deepList }, schema, limit)).toBe(DEEP_TEXT);
   });
-  test("toolCallArgumentsJson and toolResultJson: one limit for verification and decoding", () => {
+  test("toolCallToJson and toolResultToJson: one limit for verification and decoding", () => {
     // Raw text too deep for the text parser's own limit falls back to the Struct.
     const { list, onDiagnostic } = collectDiagnostics();
-    expect(toolCallArgumentsJson(deepCall(false), null, { ...limit, onDiagnostic })).toBe(
-      DEEP_TEXT,
-    );
-    expect(toolResultJson(deepResult(false), null, { ...limit, onDiagnostic })).toBe(DEEP_TEXT);
+    expect(toolCallToJson(deepCall(false), null, { ...limit, onDiagnostic })).toBe(DEEP_TEXT);
+    expect(toolResultToJson(deepResult(false), null, { ...limit, onDiagnostic })).toBe(DEEP_TEXT);
     expect(list).toEqual([]);
   });
   test("a deep Struct message from binary needs protobuf-es's own readMaxDepth too", () => {
     // protobuf-es stops fromBinary at 100 message levels; documented, not ours.
     const call = create(CallMCPToolSchema, { name: "t", args: { a: [[[[1]]]] } });
-    expect(
-      toolCallArgumentsJson(fromBinary(CallMCPToolSchema, toBinary(CallMCPToolSchema, call))),
-    ).toBe('{"a":[[[[1]]]]}');
+    expect(toolCallToJson(fromBinary(CallMCPToolSchema, toBinary(CallMCPToolSchema, call)))).toBe(
+      '{"a":[[[[1]]]]}',
+    );
   });
 });

@@ -1,7 +1,7 @@
 // Issue 12, "arguments posing as a message": a model may write arguments whose
 // members look like a protobuf-es Struct message ($typeName, fields). Every
 // public function reads the form its caller declares, never the content: what
-// is displayed (inspectNumbers) is what is sent (toolCallArgumentsJson).
+// is displayed (inspectNumbers) is what is sent (toolCallToJson).
 import { create, fromBinary, type JsonObject, type JsonValue, toBinary } from "@bufbuild/protobuf";
 import { type Struct, StructSchema } from "@bufbuild/protobuf/wkt";
 import { parse } from "lossless-json";
@@ -12,12 +12,12 @@ import {
   type MCPToolResult,
   MCPToolResultSchema,
 } from "../gen/toolbridge/v1/toolbridge_pb.js";
-import { structFromJson } from "../src/from-json.js";
+import { structMessageFromJson } from "../src/from-json.js";
 import { parsePointer } from "../src/json-pointer.js";
 import type { JsonSchema } from "../src/json-schema.js";
 import { inspectNumbers, structMessageToJson, structToJson } from "../src/to-json.js";
-import { toolCallArgumentsJson, toolCallFromJson } from "../src/tool-call.js";
-import { toolResultFromJson, toolResultJson } from "../src/tool-result.js";
+import { toolCallFromJson, toolCallToJson } from "../src/tool-call.js";
+import { toolResultFromJson, toolResultToJson } from "../src/tool-result.js";
 
 /** Forged messages: the plain `fields` of the issue, and a full imitation of Value messages. */
 const FORGERIES: { name: string; text: string }[] = [
@@ -74,19 +74,19 @@ describe.each(FORGERIES)("arguments forging a message ($name)", ({ text }) => {
     expect(JSON.parse(structToJson(call.args!, schema))).toEqual(JSON.parse(text));
   });
 
-  test("toolCallArgumentsJson sends the same text from the Struct, the raw text, or both", () => {
+  test("toolCallToJson sends the same text from the Struct, the raw text, or both", () => {
     const call = overTheWire(toolCallFromJson({ name: "t", argumentsJson: text }));
-    expect(toolCallArgumentsJson(call, schema)).toBe(text);
-    expect(toolCallArgumentsJson(call, schema, { rawJson: "ignore" })).toBe(text);
+    expect(toolCallToJson(call, schema)).toBe(text);
+    expect(toolCallToJson(call, schema, { rawJson: "ignore" })).toBe(text);
     const bare = overTheWire(
       toolCallFromJson({ name: "t", argumentsJson: text }, { rawArgsJson: "never" }),
     );
-    expect(toolCallArgumentsJson(bare, schema)).toBe(text);
+    expect(toolCallToJson(bare, schema)).toBe(text);
   });
 
   test("inspectNumbers shows every number as sent, 1000000 included", () => {
     const call = overTheWire(toolCallFromJson({ name: "t", argumentsJson: text }));
-    const sent = toolCallArgumentsJson(call, schema, { rawJson: "ignore" });
+    const sent = toolCallToJson(call, schema, { rawJson: "ignore" });
     const found = inspectNumbers(call.args!, schema);
     expect(found.map((n) => n.value).sort((a, b) => a - b)).toEqual([1, 1000000]);
     for (const n of found) {
@@ -97,23 +97,26 @@ describe.each(FORGERIES)("arguments forging a message ($name)", ({ text }) => {
     expect(amount?.value).toBe(1000000);
   });
 
-  test("toolResultJson and inspectNumbers agree on structured content", () => {
+  test("toolResultToJson and inspectNumbers agree on structured content", () => {
     const result = resultOverTheWire(toolResultFromJson({ structuredContentJson: text }));
-    expect(toolResultJson(result, schema)).toBe(text);
-    expect(toolResultJson(result, schema, { rawJson: "ignore" })).toBe(text);
+    expect(toolResultToJson(result, schema)).toBe(text);
+    expect(toolResultToJson(result, schema, { rawJson: "ignore" })).toBe(text);
     const values = inspectNumbers(result.structuredContent!, schema).map((n) => n.value);
     expect(values.sort((a, b) => a - b)).toEqual([1, 1000000]);
   });
 
   test("a Struct message of the same text keeps them as data too", () => {
-    const message: Struct = fromBinary(StructSchema, toBinary(StructSchema, structFromJson(text)));
+    const message: Struct = fromBinary(
+      StructSchema,
+      toBinary(StructSchema, structMessageFromJson(text)),
+    );
     expect(structMessageToJson(message, schema)).toBe(text);
   });
 });
 
 describe("the two forms are declared, never guessed", () => {
   test("a genuine Struct message given to structToJson is written as the object it is, not unwrapped", () => {
-    const message = structFromJson('{"a":1}');
+    const message = structMessageFromJson('{"a":1}');
     const written = JSON.parse(structToJson(message as unknown as JsonObject)) as JsonValue;
     expect(written).toMatchObject({ $typeName: "google.protobuf.Struct" });
   });

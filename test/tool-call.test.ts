@@ -1,4 +1,4 @@
-// toolCallFromJson / toolCallArgumentsJson: the raw path and its verification.
+// toolCallFromJson / toolCallToJson: the raw path and its verification.
 import { create, fromBinary, type JsonObject, toBinary } from "@bufbuild/protobuf";
 import { describe, expect, test } from "vitest";
 import {
@@ -10,7 +10,7 @@ import type { Diagnostic } from "../src/diagnostics.js";
 import { StructJsonError } from "../src/errors.js";
 import type { JsonSchema } from "../src/json-schema.js";
 import { type CompiledSchema, compileSchema } from "../src/schema/index.js";
-import { toolCallArgumentsJson, toolCallFromJson } from "../src/tool-call.js";
+import { toolCallFromJson, toolCallToJson } from "../src/tool-call.js";
 
 /** Server → binary ClientAction → client, as on the wire. */
 function overTheWire(call: CallMCPTool): CallMCPTool {
@@ -25,7 +25,7 @@ function overTheWire(call: CallMCPTool): CallMCPTool {
 
 function decode(call: CallMCPTool, schema?: JsonSchema | CompiledSchema | null, options = {}) {
   const diagnostics: Diagnostic[] = [];
-  const json = toolCallArgumentsJson(call, schema, {
+  const json = toolCallToJson(call, schema, {
     ...options,
     onDiagnostic: (d) => diagnostics.push(d),
   });
@@ -60,7 +60,7 @@ describe("seed vectors", () => {
   test("the text is returned as the same string, untouched", () => {
     const text = '{ "b" : [1.50, 2e3],\n "a":"\\u00e9" }';
     const call = overTheWire(toolCallFromJson({ name: "t", argumentsJson: text }));
-    expect(toolCallArgumentsJson(call)).toBe(text);
+    expect(toolCallToJson(call)).toBe(text);
   });
 });
 
@@ -225,11 +225,11 @@ describe("verification", () => {
     });
   });
   test("an unknown rawJson mode is option-invalid", () => {
-    expect(() =>
-      toolCallArgumentsJson(withRaw({}, "{}"), null, { rawJson: "maybe" as "trust" }),
-    ).toThrow(expect.objectContaining({ code: "option-invalid" }));
+    expect(() => toolCallToJson(withRaw({}, "{}"), null, { rawJson: "maybe" as "trust" })).toThrow(
+      expect.objectContaining({ code: "option-invalid" }),
+    );
   });
   test("a call without args decodes as {}", () => {
-    expect(toolCallArgumentsJson(create(CallMCPToolSchema, { name: "t" }))).toBe("{}");
+    expect(toolCallToJson(create(CallMCPToolSchema, { name: "t" }))).toBe("{}");
   });
 });

@@ -1,10 +1,10 @@
-// toolResultFromJson / toolResultJson and the ToolSchemas registry.
+// toolResultFromJson / toolResultToJson and the ToolSchemas registry.
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { describe, expect, test } from "vitest";
 import { MCPToolResultSchema } from "../gen/toolbridge/v1/toolbridge_pb.js";
 import type { Diagnostic } from "../src/diagnostics.js";
 import type { JsonSchema } from "../src/json-schema.js";
-import { toolResultFromJson, toolResultJson } from "../src/tool-result.js";
+import { toolResultFromJson, toolResultToJson } from "../src/tool-result.js";
 import { ToolSchemas } from "../src/tool-schemas.js";
 
 const rowsSchema: JsonSchema = {
@@ -31,12 +31,12 @@ describe("tool results", () => {
     const r = wire(rowsText);
     expect(r.actionId).toBe("a1");
     expect(r.rawStructuredContentJson).toBe(rowsText);
-    expect(toolResultJson(r, rowsSchema)).toBe(rowsText);
+    expect(toolResultToJson(r, rowsSchema)).toBe(rowsText);
   });
   test("without the raw text, the schema restores ints and flags ids above 2^53", () => {
     const d: Diagnostic[] = [];
     const r = wire(rowsText, { rawStructuredContentJson: "never" });
-    expect(toolResultJson(r, rowsSchema, { onDiagnostic: (x) => d.push(x) })).toBe(
+    expect(toolResultToJson(r, rowsSchema, { onDiagnostic: (x) => d.push(x) })).toBe(
       '{"rows":[[9007199254740992,"Ada"],[9007199254740996,"Grace"]]}',
     );
     expect(d).toEqual([
@@ -61,12 +61,12 @@ describe("tool results", () => {
       structuredContent: { rows: [[1, "Ada"]] },
       rawStructuredContentJson: '{"rows":[[2,"Ada"]]}',
     });
-    expect(() => toolResultJson(r, rowsSchema)).toThrow(
+    expect(() => toolResultToJson(r, rowsSchema)).toThrow(
       expect.objectContaining({ code: "raw-struct-mismatch", path: "/rows/0/0" }),
     );
   });
   test("no structured content is message-invalid", () => {
-    expect(() => toolResultJson(create(MCPToolResultSchema, {}))).toThrow(
+    expect(() => toolResultToJson(create(MCPToolResultSchema, {}))).toThrow(
       expect.objectContaining({ code: "message-invalid", path: "" }),
     );
   });
@@ -98,14 +98,14 @@ describe("ToolSchemas", () => {
   ];
   for (const r of rows) {
     test(`get(${r.server}, ${r.name})`, () => {
-      expect(registry.get(r.server, r.name)).toBe(r.expected);
+      expect(registry.inputSchema(r.server, r.name)).toBe(r.expected);
     });
   }
   test("output schemas and replacing a server's list", () => {
-    expect(registry.getOutput("second", "search")).toBe(out);
-    expect(registry.getOutput("first", "search")).toBe(undefined);
+    expect(registry.outputSchema("second", "search")).toBe(out);
+    expect(registry.outputSchema("first", "search")).toBe(undefined);
     const r = new ToolSchemas().set("s", [{ name: "x", inputSchema: a }]).set("s", [{ name: "y" }]);
-    expect(r.get("s", "x")).toBe(undefined);
+    expect(r.inputSchema("s", "x")).toBe(undefined);
     expect(r.tool("s", "y")).toEqual({ name: "y" });
   });
   test("tools named like Object.prototype members are ordinary", () => {
@@ -113,7 +113,7 @@ describe("ToolSchemas", () => {
       "s",
       JSON.parse('[{"name":"__proto__","inputSchema":{"title":"p"}}]'),
     );
-    expect(r.get(undefined, "__proto__")).toEqual({ title: "p" });
-    expect(r.get(undefined, "constructor")).toBe(undefined);
+    expect(r.inputSchema(undefined, "__proto__")).toEqual({ title: "p" });
+    expect(r.inputSchema(undefined, "constructor")).toBe(undefined);
   });
 });

@@ -1,9 +1,9 @@
 // The whole path the package exists for, on real parts:
 //   model server (OpenAI Chat Completions stream, replayed on 127.0.0.1) →
 //   openai SDK → struct-json-bridge/openai → model's JSON text → toolCallFromJson → gRPC (Connect-ES, HTTP/2) → client →
-//   toolCallArgumentsJson with the tool's inputSchema from tools/list → official
+//   toolCallToJson with the tool's inputSchema from tools/list → official
 //   MCP TypeScript SDK client → stdio → strict Python MCP server (Pydantic
-//   StrictInt) → echo → toolResultFromJson → SubmitResult → toolResultJson.
+//   StrictInt) → echo → toolResultFromJson → SubmitResult → toolResultToJson.
 // Each call runs twice: with raw_args_json (the bridge's default) and with
 // rawArgsJson "never" (the schema path alone); the first run also sends what
 // protobuf-es's plain toJson makes of the Struct, to show what goes wrong.
@@ -14,16 +14,12 @@ import { type JsonObject, toJson } from "@bufbuild/protobuf";
 import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { collectDiagnostics } from "../../src/diagnostics.js";
 import {
-  type CallMCPTool,
-  CallMCPToolSchema,
-  collectDiagnostics,
   type Diagnostic,
   type JsonSchema,
-  MCPToolResultSchema,
-  ToolCallService,
   ToolSchemas,
-  toolCallArgumentsJson,
+  toolCallToJson,
   toolResultFromJson,
 } from "../../src/index.js";
 import {
@@ -31,6 +27,12 @@ import {
   structuredContentJson,
   toolCallArguments,
 } from "../../src/mcp/index.js";
+import {
+  type CallMCPTool,
+  CallMCPToolSchema,
+  MCPToolResultSchema,
+  ToolCallService,
+} from "../../src/messages.js";
 import { differences, memberJson } from "./compare-json.js";
 import { loadModelCalls, MODEL_CALLS_FILE, type ModelCall } from "./model-calls.js";
 import { modelCallsThroughOpenAI } from "./model-server.js";
@@ -228,9 +230,9 @@ export async function runDemo(options: Partial<DemoOptions> = {}): Promise<DemoR
       if (action.action.case !== "callMcpTool") continue;
       const call: CallMCPTool = action.action.value;
       const { model, mode } = byActionId.get(action.actionId)!;
-      const schema = schemas.get(call.serverId, call.name) as JsonSchema | undefined;
+      const schema = schemas.inputSchema(call.serverId, call.name) as JsonSchema | undefined;
       const { list, onDiagnostic } = collectDiagnostics();
-      const bridgeJson = toolCallArgumentsJson(call, schema, { onDiagnostic });
+      const bridgeJson = toolCallToJson(call, schema, { onDiagnostic });
       const bridge = await dispatch(model, bridgeJson, toolCallArguments(call, schema), list);
       const entry = partial.get(model.id) ?? {};
       partial.set(model.id, entry);

@@ -6,15 +6,14 @@ import type { AddressInfo } from "node:net";
 import { create } from "@bufbuild/protobuf";
 import type { ConnectRouter } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
+import { toolCallFromJson, toolResultToJson } from "../../src/index.js";
 import {
   type ClientAction,
   ClientActionSchema,
   type MCPToolResult,
   SubmitResultResponseSchema,
   ToolCallService,
-  toolCallFromJson,
-  toolResultJson,
-} from "../../src/index.js";
+} from "../../src/messages.js";
 import type { ModelCall } from "./model-calls.js";
 
 /** How the server fills `raw_args_json` (toolCallFromJson's option). */
@@ -24,7 +23,7 @@ export type RawArgsMode = "always" | "when-lossy" | "never";
 export interface SubmittedResult {
   /** The message as it arrived. */
   readonly result: MCPToolResult;
-  /** Its structured content as JSON text, decoded with `toolResultJson`. */
+  /** Its structured content as JSON text, decoded with `toolResultToJson`. */
   readonly json: string;
 }
 
@@ -81,7 +80,7 @@ export async function startToolCallServer(
       },
       submitResult(result) {
         const accepted = known.has(result.actionId) && !submitted.has(result.actionId);
-        if (accepted) submitted.set(result.actionId, { result, json: toolResultJson(result) });
+        if (accepted) submitted.set(result.actionId, { result, json: toolResultToJson(result) });
         return create(SubmitResultResponseSchema, { accepted });
       },
     });

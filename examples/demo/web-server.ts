@@ -11,12 +11,12 @@ import { fileURLToPath } from "node:url";
 import { create } from "@bufbuild/protobuf";
 import { type ConnectRouter, cors } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
+import { toolResultToJson } from "../../src/index.js";
 import {
   type ClientAction,
   SubmitResultResponseSchema,
   ToolCallService,
-  toolResultJson,
-} from "../../src/index.js";
+} from "../../src/messages.js";
 import { loadModelCalls } from "./model-calls.js";
 import { buildActions, type SubmittedResult } from "./tool-call-server.js";
 
@@ -73,7 +73,7 @@ export async function startWebToolCallServer(
       },
       submitResult(result) {
         const accepted = known.has(result.actionId) && !submitted.has(result.actionId);
-        if (accepted) submitted.set(result.actionId, { result, json: toolResultJson(result) });
+        if (accepted) submitted.set(result.actionId, { result, json: toolResultToJson(result) });
         return create(SubmitResultResponseSchema, { accepted });
       },
     });

@@ -7,12 +7,12 @@
 import { readFileSync } from "node:fs";
 import { sizeDelimitedDecodeStream } from "@bufbuild/protobuf/wire";
 import {
-  ClientActionSchema,
   structToJson,
   type ToolDescription,
   ToolSchemas,
-  toolCallArgumentsJson,
+  toolCallToJson,
 } from "struct-json-bridge";
+import { ClientActionSchema } from "struct-json-bridge/messages";
 
 const file = new URL("../data/tools.json", import.meta.url);
 const tools = JSON.parse(readFileSync(file, "utf8")) as ToolDescription[];
@@ -22,9 +22,9 @@ let count = 0;
 for await (const action of sizeDelimitedDecodeStream(ClientActionSchema, process.stdin)) {
   if (action.action.case !== "callMcpTool") continue;
   const call = action.action.value;
-  const schema = schemas.get(call.serverId, call.name);
+  const schema = schemas.inputSchema(call.serverId, call.name);
   // raw_args_json, verified against the Struct: the model's text byte for byte.
-  const exact = toolCallArgumentsJson(call, schema);
+  const exact = toolCallToJson(call, schema);
   // The Struct alone (a sender without raw_args_json): numbers typed by the schema,
   // and a diagnostic where a float64 could not carry the integer.
   const fromStruct = structToJson(call.args ?? {}, schema, {

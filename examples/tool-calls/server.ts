@@ -6,7 +6,8 @@
 import { readFileSync } from "node:fs";
 import { create } from "@bufbuild/protobuf";
 import { sizeDelimitedEncode } from "@bufbuild/protobuf/wire";
-import { ClientActionSchema, toolCallFromJson } from "struct-json-bridge";
+import { toolCallFromJson } from "struct-json-bridge";
+import { ClientActionSchema } from "struct-json-bridge/messages";
 
 interface ModelToolCall {
   id: string;

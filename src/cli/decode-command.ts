@@ -2,7 +2,7 @@
 // structured content) JSON text out, as a client would hand it to an MCP server.
 
 import type { JsonObject } from "@bufbuild/protobuf";
-import { toolCallArgumentsJson, toolResultJson } from "../index.js";
+import { toolCallToJson, toolResultToJson } from "../index.js";
 import { type CliIo, diagnosticsAfterSuccess } from "./cli-io.js";
 import { readMessage } from "./message-input.js";
 import { numberReadings, warnIfSchemaDescribesNoNumber } from "./number-readings.js";
@@ -84,14 +84,14 @@ export function decodeCommand(argv: readonly string[], io: CliIo): 0 {
       source === undefined
         ? undefined
         : pickSchema(source, tool, tool !== undefined, "outputSchema");
-    json = toolResultJson(message.result, picked?.schema ?? null, options);
+    json = toolResultToJson(message.result, picked?.schema ?? null, options);
     struct = message.result.structuredContent ?? {};
   } else {
     picked =
       source === undefined
         ? undefined
         : pickSchema(source, tool ?? message.call.name, tool !== undefined, "inputSchema");
-    json = toolCallArgumentsJson(message.call, picked?.schema ?? null, options);
+    json = toolCallToJson(message.call, picked?.schema ?? null, options);
     struct = message.call.args ?? {};
   }
   // Read before anything is written: a failure stays the one line printed.

@@ -2,7 +2,8 @@
 // that emits tool calls would build it.
 
 import { create, toBinary, toJsonString } from "@bufbuild/protobuf";
-import { ClientActionSchema, toolCallFromJson } from "../index.js";
+import { toolCallFromJson } from "../index.js";
+import { ClientActionSchema } from "../messages.js";
 import { usageError } from "./cli-error.js";
 import { type CliIo, diagnosticsAfterSuccess } from "./cli-io.js";
 import { choice, parseOptions, singleInput } from "./parse-options.js";

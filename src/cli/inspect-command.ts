@@ -2,9 +2,8 @@
 // finding out why a strict server rejected (or would reject) a call.
 
 import type { JsonObject } from "@bufbuild/protobuf";
-import { isLosslessNumber, parse } from "lossless-json";
 import { type JsonPointer, pointerAppend } from "../json-pointer.js";
-import { parseJsonObjectText } from "../parse-json.js";
+import { type JsonSpanNode, parseJsonSpans } from "../parse-json.js";
 import { structToJsonDefaults } from "../to-json.js";
 import { usageError } from "./cli-error.js";
 import { type CliIo, printDiagnostic } from "./cli-io.js";
@@ -49,27 +48,28 @@ wrong" (see docs/cli.md), never quoting the input.`;
 /**
  * Number texts of a raw JSON text, by JSON Pointer; undefined when it is not
  * one well-formed JSON object within the decoder's nesting limit (then decode
- * would not use it either). The text is vetted by the package's parser before
- * lossless-json, which recurses, reads it for its number texts.
+ * would not use it either). Read by the package's parser, with spans.
  */
 function rawNumberTexts(raw: string | undefined): Map<JsonPointer, string> | undefined {
   if (raw === undefined) return undefined;
-  let value: unknown;
+  let root: JsonSpanNode;
   try {
-    parseJsonObjectText(raw, "plain", structToJsonDefaults.recursionLimit);
-    value = parse(raw);
+    root = parseJsonSpans(raw, structToJsonDefaults.recursionLimit);
   } catch {
     return undefined;
   }
+  if (root.kind !== "object") return undefined;
   const out = new Map<JsonPointer, string>();
-  const stack: [unknown, JsonPointer][] = [[value, ""]];
+  const stack: [JsonSpanNode, JsonPointer][] = [[root, ""]];
   for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
-    const [v, path] = top;
-    if (isLosslessNumber(v)) out.set(path, v.value);
-    else if (Array.isArray(v)) {
-      for (let i = 0; i < v.length; i++) stack.push([v[i], pointerAppend(path, i)]);
-    } else if (v !== null && typeof v === "object") {
-      for (const [k, x] of Object.entries(v)) stack.push([x, pointerAppend(path, k)]);
+    const [node, path] = top;
+    if (node.kind === "number") out.set(path, node.text);
+    else if (node.kind === "array") {
+      for (let i = 0; i < node.items.length; i++) {
+        stack.push([node.items[i]!, pointerAppend(path, i)]);
+      }
+    } else if (node.kind === "object") {
+      for (const m of node.members) stack.push([m.value, pointerAppend(path, m.key)]);
     }
   }
   return out;

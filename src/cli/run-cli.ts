@@ -3,6 +3,7 @@
 // stderr and a documented exit status.
 
 import { readFileSync } from "node:fs";
+import { isStackOverflow } from "../errors.js";
 import {
   CliError,
   type ExitCode,
@@ -107,7 +108,7 @@ function asCliError(e: unknown): CliError {
   if (e instanceof CliError) return e;
   const ours = fromStructJsonError(e);
   if (ours !== undefined) return ours;
-  if (e instanceof RangeError && /call stack/i.test(e.message)) {
+  if (isStackOverflow(e)) {
     return inputError(
       "recursion-limit",
       "the input nests deeper than this runtime's stack can hold",

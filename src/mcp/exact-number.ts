@@ -6,14 +6,11 @@
 
 import { StructJsonError } from "../errors.js";
 import type { JsonPointer } from "../json-pointer.js";
-
-type RawJsonFn = (text: string) => unknown;
-type IsRawJsonFn = (value: unknown) => boolean;
-const nativeRawJson = (JSON as unknown as { rawJSON?: RawJsonFn }).rawJSON;
-const nativeIsRawJson = (JSON as unknown as { isRawJSON?: IsRawJsonFn }).isRawJSON;
+import { isNativeJsonText, nativeJsonText } from "../native-json-text.js";
+import { spliceMarkers } from "../raw-number-text.js";
 
 /** True when the runtime has `JSON.rawJSON`, so any JSON.stringify writes exact numbers. */
-export const hasNativeRawJson: boolean = nativeRawJson !== undefined;
+export const hasNativeRawJson: boolean = nativeJsonText !== undefined;
 
 // The serialization in progress, if any (JSON.stringify is synchronous, so one
 // slot suffices): markers met during it record their text here.
@@ -83,7 +80,7 @@ function exactReplacer(_key: string, value: unknown): unknown {
 
 /** True for a value produced by `JSON.rawJSON` (false on runtimes without it). */
 export function isRawJson(value: unknown): boolean {
-  return nativeIsRawJson?.(value) === true;
+  return isNativeJsonText(value);
 }
 
 /**
@@ -94,7 +91,7 @@ export function isRawJson(value: unknown): boolean {
 export function exactNumberValue(text: string, path: JsonPointer): unknown {
   const n = Number(text);
   if (String(n) === text) return n;
-  return nativeRawJson !== undefined ? nativeRawJson(text) : new ExactNumber(text, path);
+  return nativeJsonText !== undefined ? nativeJsonText(text) : new ExactNumber(text, path);
 }
 
 function randomPrefix(): string {
@@ -124,14 +121,8 @@ export function serializeExactMessage(message: unknown): string {
     active = undefined;
   }
   if (slot.texts.length === 0) return json;
-  let replaced = 0;
-  const out = json.replace(new RegExp(`"${slot.prefix}(\\d+)"`, "g"), (whole, index: string) => {
-    const text = slot.texts[Number(index)];
-    if (text === undefined) return whole;
-    replaced++;
-    return text;
-  });
-  if (replaced !== slot.texts.length) {
+  const out = spliceMarkers(json, slot.prefix, slot.texts);
+  if (out === undefined) {
     // Only a marker inside a key or a data string could cause this; never guess.
     throw new StructJsonError(
       "exact-json-unsupported",

@@ -1,45 +1,21 @@
 // Builds a value from JSON text that JSON.parse has already accepted, handing
-// each number's own text to a callback, without recursion (any depth is fine)
-// and without any foreign parser whose errors could quote the text.
+// each number's own text to a callback. Read with the package's one parser
+// (parseJsonSpans) in JSON.parse's reading: lone surrogates, numbers beyond
+// float64 and repeated names (the last one wins) are kept. Without recursion
+// (any depth is fine) and without any parser whose errors could quote the text.
 
+import { isStructJsonError } from "../errors.js";
 import { type JsonPointer, pointerAppend } from "../json-pointer.js";
+import { setOwnProperty } from "../own-property.js";
+import { type JsonSpanNode, parseJsonSpans } from "../parse-json.js";
+import { JSON_PARSE_READING } from "./json-span.js";
 
 /** Decides what a number becomes; `path` computes the number's JSON Pointer on demand. */
 export type NumberReader = (text: string, path: () => JsonPointer) => unknown;
 
-interface Frame {
-  readonly container: Record<string, unknown> | unknown[];
-  /** The container's own JSON Pointer (built by concatenation, so cheap at any depth). */
-  readonly pointer: JsonPointer;
-  /** The member name awaiting its value (objects only). */
-  key: string | undefined;
-  /** Member names seen, to report duplicates (objects only). */
-  readonly names: Set<string> | undefined;
-}
-
 /** Why {@link buildExactJson} refused a text that JSON.parse accepts. */
 export interface DuplicateName {
   readonly duplicate: JsonPointer;
-}
-
-const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-
-function skipWs(text: string, i: number): number {
-  for (;;) {
-    const c = text.charCodeAt(i);
-    if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) return i;
-    i++;
-  }
-}
-
-function stringEnd(text: string, i: number): number {
-  i++;
-  for (;;) {
-    const c = text.charCodeAt(i);
-    if (c === 0x5c) i += 2;
-    else if (c === 0x22) return i + 1;
-    else i++;
-  }
 }
 
 /**
@@ -53,105 +29,83 @@ export function buildExactJson(
   readNumber: NumberReader,
   rejectDuplicates = false,
 ): { value: unknown } | DuplicateName {
-  const stack: Frame[] = [];
-  // The path of the value being read: its container's pointer and its own token.
-  const pathOf = (): JsonPointer => {
-    const frame = stack[stack.length - 1];
-    if (frame === undefined) return "";
-    return pointerAppend(
-      frame.pointer,
-      Array.isArray(frame.container) ? frame.container.length : (frame.key as string),
-    );
-  };
-  let root: unknown;
-  let i = skipWs(text, 0);
+  let root: JsonSpanNode;
+  try {
+    root = parseJsonSpans(text, Number.MAX_SAFE_INTEGER, {
+      ...JSON_PARSE_READING,
+      duplicateKeys: rejectDuplicates ? "reject" : "keep",
+    });
+  } catch (e) {
+    if (isStructJsonError(e) && e.code === "duplicate-key") return { duplicate: e.path };
+    throw e;
+  }
+  return { value: buildValue(root, readNumber) };
+}
 
-  const attach = (value: unknown): void => {
-    const frame = stack[stack.length - 1];
-    if (frame === undefined) root = value;
-    else if (Array.isArray(frame.container)) frame.container.push(value);
-    else {
-      // defineProperty: "__proto__" is an ordinary member name here, never a prototype.
-      Object.defineProperty(frame.container, frame.key as string, {
-        value,
-        writable: true,
-        enumerable: true,
-        configurable: true,
-      });
-    }
-  };
+/** A container being filled: its node, its value, its pointer. */
+interface Fill {
+  readonly node: JsonSpanNode;
+  readonly target: { value: unknown } | Record<string, unknown> | unknown[];
+  readonly key: string | number;
+  readonly pointer: JsonPointer;
+}
 
-  // Starts the next member (reading its name and colon) or element of the top frame.
-  const beginEntry = (): DuplicateName | undefined => {
-    const frame = stack[stack.length - 1]!;
-    if (Array.isArray(frame.container)) return undefined;
-    const end = stringEnd(text, i);
-    const key = JSON.parse(text.slice(i, end)) as string;
-    frame.key = key;
-    if (frame.names !== undefined) {
-      if (frame.names.has(key)) return { duplicate: pointerAppend(frame.pointer, key) };
-      frame.names.add(key);
-    }
-    i = skipWs(text, skipWs(text, end) + 1);
-    return undefined;
-  };
-
-  for (;;) {
-    const c = text.charCodeAt(i);
-    if (c === 0x7b || c === 0x5b) {
-      const container = c === 0x7b ? {} : [];
-      const pointer = pathOf();
-      attach(container);
-      stack.push({
-        container,
-        pointer,
-        key: undefined,
-        names: c === 0x7b && rejectDuplicates ? new Set() : undefined,
-      });
-      i = skipWs(text, i + 1);
-      if (text.charCodeAt(i) !== (c === 0x7b ? 0x7d : 0x5d)) {
-        const duplicate = beginEntry();
-        if (duplicate !== undefined) return duplicate;
-        continue;
-      }
-      // Empty: closed at once, then completed below like any value.
-      i = skipWs(text, i + 1);
-      stack.pop();
-    } else {
-      let value: unknown;
-      if (c === 0x22) {
-        const end = stringEnd(text, i);
-        value = JSON.parse(text.slice(i, end));
-        i = end;
-      } else if (c === 0x74) {
-        value = true;
-        i += 4;
-      } else if (c === 0x66) {
-        value = false;
-        i += 5;
-      } else if (c === 0x6e) {
-        value = null;
-        i += 4;
-      } else {
-        NUMBER.lastIndex = i;
-        const written = (NUMBER.exec(text) as RegExpExecArray)[0];
-        value = readNumber(written, pathOf);
-        i += written.length;
-      }
-      attach(value);
-      i = skipWs(text, i);
-    }
-    // A value is complete: close every container it completes, then start the next entry.
-    for (;;) {
-      if (stack.length === 0) return { value: root };
-      if (text.charCodeAt(i) === 0x2c) {
-        i = skipWs(text, i + 1);
-        const duplicate = beginEntry();
-        if (duplicate !== undefined) return duplicate;
+/** The value of a span tree, numbers through `readNumber`; iterative. */
+function buildValue(root: JsonSpanNode, readNumber: NumberReader): unknown {
+  const top = { value: undefined as unknown };
+  const work: Fill[] = [{ node: root, target: top, key: "value", pointer: "" }];
+  for (let fill = work.pop(); fill !== undefined; fill = work.pop()) {
+    const { node, pointer } = fill;
+    let value: unknown;
+    switch (node.kind) {
+      case "object": {
+        const object: Record<string, unknown> = {};
+        // Members placed in text order now (a repeated name keeps its first
+        // place and, filled last, its last value: JSON.parse's reading).
+        for (const m of node.members) setOwnProperty(object, m.key, undefined);
+        for (let k = node.members.length - 1; k >= 0; k--) {
+          const m = node.members[k]!;
+          work.push({
+            node: m.value,
+            target: object,
+            key: m.key,
+            pointer: pointerAppend(pointer, m.key),
+          });
+        }
+        value = object;
         break;
       }
-      i = skipWs(text, i + 1);
-      stack.pop();
+      case "array": {
+        const array: unknown[] = new Array(node.items.length);
+        for (let k = node.items.length - 1; k >= 0; k--) {
+          work.push({
+            node: node.items[k]!,
+            target: array,
+            key: k,
+            pointer: pointerAppend(pointer, k),
+          });
+        }
+        value = array;
+        break;
+      }
+      case "string":
+        value = node.value;
+        break;
+      case "number":
+        value = readNumber(node.text, () => pointer);
+        break;
+      case "true":
+        value = true;
+        break;
+      case "false":
+        value = false;
+        break;
+      case "null":
+        value = null;
+        break;
     }
+    if (Array.isArray(fill.target)) fill.target[fill.key as number] = value;
+    else setOwnProperty(fill.target, String(fill.key), value);
   }
+  return top.value;
 }

@@ -7,8 +7,8 @@ import { StructJsonError } from "../errors.js";
 import {
   type CompiledSchema,
   type JsonSchema,
-  type ToolCallArgumentsOptions,
-  toolCallArgumentsJson,
+  type ToolCallToJsonOptions,
+  toolCallToJson,
 } from "../index.js";
 import { exactNumberValue } from "./exact-number.js";
 import { buildExactJson } from "./exact-parse.js";
@@ -43,13 +43,13 @@ export function exactJsonArguments(json: string): Record<string, unknown> {
 
 /**
  * The arguments of `call` as an object for the MCP SDK's `client.callTool`,
- * exactly as `toolCallArgumentsJson(call, inputSchema, options)` writes them:
+ * exactly as `toolCallToJson(call, inputSchema, options)` writes them:
  * big ids and whole floats keep their digits (see {@link exactJsonArguments}).
  */
 export function toolCallArguments(
   call: CallMCPTool,
   inputSchema?: JsonSchema | CompiledSchema | null,
-  options?: Partial<ToolCallArgumentsOptions>,
+  options?: Partial<ToolCallToJsonOptions>,
 ): Record<string, unknown> {
-  return exactJsonArguments(toolCallArgumentsJson(call, inputSchema, options));
+  return exactJsonArguments(toolCallToJson(call, inputSchema, options));
 }

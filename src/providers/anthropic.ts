@@ -6,8 +6,8 @@
 // `provider-text-unavailable` when it is given only the parsed message.
 
 import { DEFAULT_STRUCT_DEPTH } from "../from-json.js";
-import { parseJsonText } from "../parse-json.js";
-import { elementSpans, memberSpan, rootSpan } from "./json-spans.js";
+import { checkLimit, makeOptions } from "../options.js";
+import { parseJsonSpans, parseJsonText, spanAt } from "../parse-json.js";
 import {
   field,
   indexField,
@@ -60,6 +60,10 @@ export interface MessageToolCallsOptions {
   recursionLimit: number;
 }
 
+const messageDefaults: Readonly<MessageToolCallsOptions> = Object.freeze({
+  recursionLimit: DEFAULT_STRUCT_DEPTH,
+});
+
 const HOW_TO_GET_TEXT =
   "Anthropic's SDK parsed tool_use.input with JSON.parse, so integers above 2^53 and 1.0-style floats are already changed: " +
   "pass the stream (messages.create({ stream: true }) or messages.stream()) or the raw response (messages.create(...).asResponse())";
@@ -77,14 +81,9 @@ export async function toolCallsFromMessage(
   source: MessageSource,
   options?: Partial<MessageToolCallsOptions>,
 ): Promise<ProviderToolCall[]> {
-  const recursionLimit = options?.recursionLimit ?? DEFAULT_STRUCT_DEPTH;
-  if (!Number.isSafeInteger(recursionLimit) || recursionLimit < 1) {
-    throw providerError(
-      "provider-response-invalid",
-      "",
-      "option recursionLimit must be a positive integer",
-    );
-  }
+  const { recursionLimit } = makeOptions(messageDefaults, options, (o) =>
+    checkLimit("recursionLimit", o.recursionLimit),
+  );
   const value: unknown = isAsyncIterable(source) ? source : await source;
   if (isAsyncIterable(value)) return fromStream(value);
   if (typeof value === "string") return fromBody(value, recursionLimit);
@@ -166,12 +165,10 @@ function fromBody(body: string, recursionLimit: number): ProviderToolCall[] {
   const blocks = listField(message, "content", "");
   const calls = new ToolCallAssembler((index) => `/content/${index}`);
   if (!blocks.some((block) => field(block, "type") === "tool_use")) return [];
-  const root = rootSpan(body);
-  const contentSpan = memberSpan(body, root, "content", limit)!;
-  const blockSpans = elementSpans(body, contentSpan, limit);
+  const spans = parseJsonSpans(body, limit);
   blocks.forEach((block, index) => {
     if (field(block, "type") !== "tool_use") return;
-    const input = memberSpan(body, blockSpans[index]!, "input", limit);
+    const input = spanAt(spans, ["content", index, "input"]);
     if (input === undefined) {
       throw providerError(
         "provider-response-invalid",

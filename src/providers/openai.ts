@@ -5,6 +5,7 @@
 // deltas, joined here by the call's index in arrival order.
 
 import type { JsonPointer } from "../json-pointer.js";
+import { invalidOption, makeOptions } from "../options.js";
 import {
   field,
   indexField,
@@ -39,6 +40,10 @@ export interface ChatCompletionToolCallsOptions {
   choice: number;
 }
 
+const chatCompletionDefaults: Readonly<ChatCompletionToolCallsOptions> = Object.freeze({
+  choice: 0,
+});
+
 /** A Responses result (`Response`), as far as the adapter reads it. */
 export interface ResponseResultLike {
   readonly output: readonly object[];
@@ -66,10 +71,10 @@ export async function toolCallsFromChatCompletion(
   source: ChatCompletionSource,
   options?: Partial<ChatCompletionToolCallsOptions>,
 ): Promise<ProviderToolCall[]> {
-  const choice = options?.choice ?? 0;
-  if (!Number.isSafeInteger(choice) || choice < 0) {
-    throw providerError("provider-response-invalid", "", "option choice must be an index ≥ 0");
-  }
+  const { choice } = makeOptions(chatCompletionDefaults, options, (o) => {
+    if (!Number.isSafeInteger(o.choice) || o.choice < 0)
+      invalidOption("choice", "must be an index ≥ 0");
+  });
   const value: unknown = isAsyncIterable(source) ? source : await source;
   const calls = new ToolCallAssembler((index) => `/choices/${choice}/message/tool_calls/${index}`);
   if (isAsyncIterable(value)) {

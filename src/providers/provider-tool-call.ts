@@ -22,12 +22,11 @@ export interface ProviderToolCall {
   readonly argumentsJson: string;
 }
 
-/** The codes the provider adapters add to {@link StructJsonError}. */
-export type ProviderErrorCode =
-  /** Only a parsed object is at hand (Anthropic's `tool_use.input`): the exact text is gone. */
-  | "provider-text-unavailable"
-  /** The result or stream does not have the provider's documented shape. */
-  | "provider-response-invalid";
+/** The codes the provider adapters throw (listed with every other code in src/codes.ts). */
+export type ProviderErrorCode = Extract<
+  StructJsonErrorCode,
+  "provider-text-unavailable" | "provider-response-invalid"
+>;
 
 /** A StructJsonError with a provider code; `path` points into the provider's (assembled) result. */
 export function providerError(
@@ -35,9 +34,7 @@ export function providerError(
   path: JsonPointer,
   detail: string,
 ): StructJsonError {
-  // The codes belong in StructJsonErrorCode (src/errors.ts); until they are
-  // listed there, they pass through this one cast.
-  return new StructJsonError(code as StructJsonErrorCode, path, detail);
+  return new StructJsonError(code, path, detail);
 }
 
 /** True for a stream the SDKs return (`Stream`, `MessageStream`, `ChatCompletionStream`, …). */

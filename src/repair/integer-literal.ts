@@ -8,9 +8,9 @@ import type { DiagnosticCode } from "../diagnostics.js";
 import type { JsonPointer } from "../json-pointer.js";
 import { pointerFrom } from "../json-pointer.js";
 import type { JsonSchema } from "../json-schema.js";
+import { wholeNumberText } from "../number-text.js";
 import { re2Patterns } from "../patterns/re2.js";
 import { walkNumbers } from "../schema/index.js";
-import { digitsEnd, isJsonNumberText } from "./json-text.js";
 import type { JsonNode, NumberNode } from "./json-tree.js";
 import { validationValue } from "./json-tree.js";
 import type { Candidate } from "./rules.js";
@@ -82,40 +82,4 @@ export function integerLiteralCandidates(
 
 function hasFractionOrExponent(text: string): boolean {
   return text.includes(".") || text.includes("e") || text.includes("E");
-}
-
-/**
- * The integer literal a JSON number text denotes, computed from its digits
- * (`9007199254740993.0` → `9007199254740993`, `1.5e1` → `15`, `-0.0` → `0`);
- * undefined when the text is not a whole number (`5.5`, `1e-400`) or would
- * need more than 400 digits (no finite float64 does). Index arithmetic only:
- * linear in the text however many zeros it has.
- */
-export function wholeNumberText(text: string): string | undefined {
-  if (!isJsonNumberText(text)) return undefined;
-  const negative = text.charCodeAt(0) === 0x2d;
-  const intStart = negative ? 1 : 0;
-  const intEnd = digitsEnd(text, intStart);
-  let fractionStart = intEnd;
-  let fractionEnd = intEnd;
-  if (text.charCodeAt(intEnd) === 0x2e) {
-    fractionStart = intEnd + 1;
-    fractionEnd = digitsEnd(text, fractionStart);
-  }
-  // The significant digits: integer and fraction digits together, without
-  // leading zeros (skipped by index) or trailing zeros (moved into the scale).
-  const digits = text.slice(intStart, intEnd) + text.slice(fractionStart, fractionEnd);
-  let first = 0;
-  while (first < digits.length && digits.charCodeAt(first) === 0x30) first++;
-  if (first === digits.length) return "0";
-  let exponent = 0;
-  if (fractionEnd < text.length) {
-    exponent = Number(text.slice(fractionEnd + 1));
-    if (!Number.isSafeInteger(exponent)) return undefined;
-  }
-  let last = digits.length;
-  while (digits.charCodeAt(last - 1) === 0x30) last--;
-  const scale = exponent - (fractionEnd - fractionStart) + (digits.length - last);
-  if (scale < 0 || last - first + scale > 400) return undefined;
-  return (negative ? "-" : "") + digits.slice(first, last) + "0".repeat(scale);
 }

@@ -18,6 +18,7 @@
 // data there is not a schema and carries no cost keyword), and a schema whose
 // size, nesting or union width cannot fit (`schema-too-complex`).
 
+import { digitsEnd } from "../number-text.js";
 import { compilePattern, isPatternRefusal } from "../patterns/engine.js";
 import { re2Patterns } from "../patterns/re2.js";
 import {
@@ -26,7 +27,6 @@ import {
   MAP_SUBSCHEMA_KEYWORDS,
   SINGLE_SUBSCHEMA_KEYWORDS,
 } from "../schema/vocabulary.js";
-import { digitsEnd } from "./json-text.js";
 
 /** Key of the cost keyword added to every schema object of the copy. */
 export const COST_KEYWORD = "x-struct-json-bridge-cost";

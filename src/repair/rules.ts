@@ -2,12 +2,13 @@
 // where validation failed. A rule only proposes; the caller keeps a proposal
 // only if the position passes afterwards.
 
+import { isStructJsonError } from "../errors.js";
 import type { JsonPointer } from "../json-pointer.js";
 import { pointerAppend } from "../json-pointer.js";
+import { isJsonNumberText } from "../number-text.js";
+import { parseJsonSpans } from "../parse-json.js";
 import type { Edit } from "./edits.js";
-import { isJsonNumberText } from "./json-text.js";
 import type { JsonNode, ObjectNode } from "./json-tree.js";
-import { readJsonTree } from "./json-tree.js";
 import type { Failure } from "./validator.js";
 
 /** What a repair did; stable names, for logs. */
@@ -106,12 +107,12 @@ function candidateAt(
       return undefined;
     case "string": {
       if (!decisive.every((f) => excludes(f, "string"))) return undefined;
-      const reading = stringReading(node.value, recursionLimit - depth);
-      if (reading === undefined) return undefined;
+      const held = stringValueText(node.value, recursionLimit - depth);
+      if (held === undefined) return undefined;
       return {
         path,
-        kind: reading.kind,
-        edit: { type: "replace", start: node.start, end: node.end, text: reading.text },
+        kind: held.kind,
+        edit: { type: "replace", start: node.start, end: node.end, text: held.text },
       };
     }
     default:
@@ -158,20 +159,6 @@ function trimJsonWhitespace(s: string): string {
   return s.slice(start, end);
 }
 
-/** True when `s` has a UTF-16 surrogate without its pair. */
-function hasLoneSurrogate(s: string): boolean {
-  const n = s.length;
-  for (let i = 0; i < n; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0xd800 || c > 0xdfff) continue;
-    if (c >= 0xdc00) return true; // a low surrogate not preceded by a high one
-    const next = s.charCodeAt(i + 1);
-    if (!(next >= 0xdc00 && next <= 0xdfff)) return true;
-    i++;
-  }
-  return false;
-}
-
 /**
  * The one JSON value a string holds, as text: a number (exactly a JSON number,
  * no whitespace: `"4 2"`, `"0x10"`, `""`, `"+1"` are not numbers), `true` or
@@ -179,7 +166,7 @@ function hasLoneSurrogate(s: string): boolean {
  * Undefined when it holds anything else, or JSON this package would reject
  * (duplicate keys, out-of-range numbers, too deep, a lone surrogate).
  */
-export function stringReading(
+export function stringValueText(
   s: string,
   depthLeft: number,
 ): { kind: RepairKind; text: string } | undefined {
@@ -190,8 +177,12 @@ export function stringReading(
   const t = trimJsonWhitespace(s);
   const first = t.charCodeAt(0);
   if (first !== 0x7b && first !== 0x5b) return undefined;
-  if (hasLoneSurrogate(t)) return undefined;
-  const tree = readJsonTree(t, depthLeft);
-  if (!tree.ok) return undefined;
+  try {
+    // Strictly: the package's parser refuses what it would refuse as arguments.
+    parseJsonSpans(t, depthLeft);
+  } catch (e) {
+    if (isStructJsonError(e)) return undefined;
+    throw e;
+  }
   return { kind: first === 0x7b ? "string-to-object" : "string-to-array", text: t };
 }

@@ -7,6 +7,7 @@
 import type { ErrorObject, Options, ValidateFunction } from "ajv";
 import { Ajv } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
+import { isStackOverflow } from "../errors.js";
 import type { JsonPointer } from "../json-pointer.js";
 import { pointerAppend } from "../json-pointer.js";
 import type { Budget } from "./budget.js";
@@ -148,7 +149,7 @@ function compile(
     return wrap(fn);
   } catch (e) {
     // ajv's compiler and V8's parser recurse on the generated code's nesting.
-    return e instanceof RangeError ? "schema-too-complex" : "schema-invalid";
+    return isStackOverflow(e) ? "schema-too-complex" : "schema-invalid";
   }
 }
 
@@ -175,7 +176,7 @@ function thrownKeyword(e: unknown, value: unknown): string {
   // A stack overflow: deep arguments under a recursive schema (past the
   // default limit, which a caller may raise), or a schema whose evaluation
   // nests too deeply for the stack.
-  if (e instanceof RangeError) {
+  if (isStackOverflow(e)) {
     return nestingOf(value) > DEFAULT_RECURSION_LIMIT ? "recursion-limit" : "schema-too-complex";
   }
   return "schema-invalid";

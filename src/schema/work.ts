@@ -12,6 +12,7 @@
 // stands, so it is kept in a memo checked against the stack frame it depends
 // on (exact, and linear for recursive unions).
 
+import { isStackOverflow } from "../errors.js";
 import type { PatternEngine } from "../patterns/engine.js";
 
 /** Deepest nesting of in-place applicators followed in one computation. */
@@ -40,7 +41,7 @@ export const PATTERN_UNDECIDED = new PatternUndecided("pattern not evaluated");
 
 /** True when `e` means "give up: too complex" (including a stack overflow). */
 export function isWorkExceeded(e: unknown): boolean {
-  return e === WORK_EXCEEDED || (e instanceof RangeError && /call stack/i.test(e.message));
+  return e === WORK_EXCEEDED || isStackOverflow(e);
 }
 
 const NO_CUTS: readonly number[] = [];

@@ -10,7 +10,7 @@ import { inspectMessage } from "../../examples/inspector/src/inspect.js";
 import { numberTokens } from "../../examples/inspector/src/json-numbers.js";
 import { InputError, readMessage } from "../../examples/inspector/src/read-message.js";
 import { pickSchema, readSchemaInput } from "../../examples/inspector/src/schema-input.js";
-import { CallMCPToolSchema, ClientActionSchema, MCPToolResultSchema } from "../../src/index.js";
+import { CallMCPToolSchema, ClientActionSchema, MCPToolResultSchema } from "../../src/messages.js";
 
 const tokens = (text: string) =>
   numberTokens(text).map((t) => [t.path, text.slice(t.start, t.end)]);

@@ -12,7 +12,8 @@ import { loadModelCalls } from "../../examples/demo/model-calls.js";
 import { demoWebActions } from "../../examples/demo/web-server.js";
 import { type InspectorServer, startInspector } from "../../examples/inspector/serve.js";
 import demoTools from "../../examples/inspector/src/demo-tools.json" with { type: "json" };
-import { type CallMCPTool, type JsonSchema, toolCallArgumentsJson } from "../../src/index.js";
+import { type JsonSchema, toolCallToJson } from "../../src/index.js";
+import type { CallMCPTool } from "../../src/messages.js";
 import { launchChromium, type TestBrowser } from "./chromium.js";
 
 const ARTIFACTS = "test-results";
@@ -263,7 +264,7 @@ describe("live StreamActions over Connect-Web", () => {
         return {
           id: a.actionId,
           raw: call.rawArgsJson === undefined ? "absent" : "verified",
-          output: toolCallArgumentsJson(call, tools.find((t) => t.name === call.name)?.inputSchema),
+          output: toolCallToJson(call, tools.find((t) => t.name === call.name)?.inputSchema),
         };
       });
       expect(cards).toEqual(expected);

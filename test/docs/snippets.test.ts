@@ -54,7 +54,7 @@ describe("the docs' code blocks", () => {
     const readme = docSnippets(ROOT).filter((s) => s.where.startsWith("README.md:"));
     expect(readme.filter((s) => s.run).length).toBeGreaterThanOrEqual(1);
     expect(readme.some((s) => s.code.includes("toolCallFromJson("))).toBe(true);
-    expect(readme.some((s) => s.code.includes("toolCallArgumentsJson("))).toBe(true);
+    expect(readme.some((s) => s.code.includes("toolCallToJson("))).toBe(true);
   });
 
   test("every TypeScript and JavaScript block type-checks under strict", () => {

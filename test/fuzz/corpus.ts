@@ -5,7 +5,7 @@
 import { toBinary } from "@bufbuild/protobuf";
 import { StructSchema } from "@bufbuild/protobuf/wkt";
 import fc from "fast-check";
-import { structFromJson } from "../../src/from-json.js";
+import { structMessageFromJson } from "../../src/from-json.js";
 import type { JsonSchema } from "../../src/json-schema.js";
 import { argumentsText } from "../property-arbitraries.js";
 
@@ -67,7 +67,7 @@ export function corpus(): readonly Seed[] {
   cached = entries.map(([text, schema]) => ({
     text,
     schema,
-    structBytes: toBinary(StructSchema, structFromJson(text)),
+    structBytes: toBinary(StructSchema, structMessageFromJson(text)),
   }));
   return cached;
 }

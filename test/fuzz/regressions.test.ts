@@ -5,8 +5,8 @@
 import { create, type JsonObject, toBinary } from "@bufbuild/protobuf";
 import { describe, expect, test } from "vitest";
 import { CallMCPToolSchema, ClientActionSchema } from "../../gen/toolbridge/v1/toolbridge_pb.js";
-import { structFromJson } from "../../src/from-json.js";
-import { toolCallArgumentsJson } from "../../src/tool-call.js";
+import { structMessageFromJson } from "../../src/from-json.js";
+import { toolCallToJson } from "../../src/tool-call.js";
 import { type ExpectedError, expectStructJsonError } from "../hostile-helpers.js";
 import { scanJsonText } from "./json-scan.js";
 import { jsonCase, protobufCase } from "./targets.js";
@@ -29,7 +29,7 @@ const REJECTED: readonly (readonly [why: string, text: string, expected: Expecte
 
 describe("fuzz regressions: the package's code and the oracle's verdict", () => {
   test.each(REJECTED)("%s", (_why, text, expected) => {
-    expectStructJsonError(() => structFromJson(text), expected);
+    expectStructJsonError(() => structMessageFromJson(text), expected);
     expect(jsonCase(text)).toBeUndefined();
   });
 });
@@ -102,7 +102,7 @@ const SIGNED_ZEROS: readonly (readonly [args: JsonObject, raw: string, path: str
 describe("fuzz regressions: raw text and Struct disagree on a zero's sign", () => {
   test.each(SIGNED_ZEROS)("%j beside %s: raw-struct-mismatch at %s", (args, raw, path) => {
     const call = create(CallMCPToolSchema, { name: "t", args, rawArgsJson: raw });
-    expectStructJsonError(() => toolCallArgumentsJson(call, undefined), {
+    expectStructJsonError(() => toolCallToJson(call, undefined), {
       code: "raw-struct-mismatch",
       path,
     });

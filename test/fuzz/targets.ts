@@ -10,10 +10,10 @@ import { isLosslessNumber, parse as losslessParse } from "lossless-json";
 import { ClientActionSchema } from "../../gen/toolbridge/v1/toolbridge_pb.js";
 import type { Diagnostic } from "../../src/diagnostics.js";
 import { isStructJsonError } from "../../src/errors.js";
-import { DEFAULT_STRUCT_DEPTH, structFromJson } from "../../src/from-json.js";
+import { DEFAULT_STRUCT_DEPTH, structMessageFromJson } from "../../src/from-json.js";
 import { pointerFrom } from "../../src/json-pointer.js";
 import type { JsonSchema } from "../../src/json-schema.js";
-import { toolCallArgumentsJson, toolCallFromJson } from "../../src/tool-call.js";
+import { toolCallFromJson, toolCallToJson } from "../../src/tool-call.js";
 import { textLosesPrecision } from "../property-arbitraries.js";
 import { type JsonRule, scanJsonText, wellFormed } from "./json-scan.js";
 
@@ -201,7 +201,7 @@ export function protobufCase(
     const diagnostics: Diagnostic[] = [];
     let out: string;
     try {
-      out = toolCallArgumentsJson(call, s, {
+      out = toolCallToJson(call, s, {
         rawJson: mode,
         onDiagnostic: (d) => diagnostics.push(d),
       });
@@ -221,8 +221,7 @@ export function protobufCase(
       }
       continue;
     }
-    if (prototypeTouched())
-      return { kind: "prototype-polluted", detail: "after toolCallArgumentsJson" };
+    if (prototypeTouched()) return { kind: "prototype-polluted", detail: "after toolCallToJson" };
     for (const d of diagnostics) {
       if (!DECODER_DIAGNOSTICS.has(d.code))
         return { kind: `unexpected-diagnostic-${d.code}`, detail: d.path };
@@ -337,7 +336,7 @@ function jsonParse(text: string): { ok: true; value: unknown } | { ok: false } {
 }
 
 /**
- * JSON target: structFromJson on a mutated text, checked against JSON.parse
+ * JSON target: structMessageFromJson on a mutated text, checked against JSON.parse
  * and lossless-json; accepted texts then go through a tool call on the wire
  * and must come back byte-exact.
  */
@@ -350,9 +349,9 @@ export function jsonCase(text: string, tally?: Tally): Finding | undefined {
       detail: `JSON.parse ${j.ok ? "accepts" : "rejects"}; the scan says syntax error at ${scan.syntaxError}`,
     };
   const diagnostics: Diagnostic[] = [];
-  let struct: ReturnType<typeof structFromJson>;
+  let struct: ReturnType<typeof structMessageFromJson>;
   try {
-    struct = structFromJson(text, { onDiagnostic: (d) => diagnostics.push(d) });
+    struct = structMessageFromJson(text, { onDiagnostic: (d) => diagnostics.push(d) });
   } catch (e) {
     if (!isStructJsonError(e)) return { kind: "foreign-error", detail: describe(e) };
     count(tally, `error ${e.code}`);
@@ -378,7 +377,8 @@ export function jsonCase(text: string, tally?: Tally): Finding | undefined {
       };
     return undefined;
   }
-  if (prototypeTouched()) return { kind: "prototype-polluted", detail: "after structFromJson" };
+  if (prototypeTouched())
+    return { kind: "prototype-polluted", detail: "after structMessageFromJson" };
   count(tally, "accepted");
   if (!j.ok) return { kind: "invalid-json-accepted", detail: "JSON.parse rejects this text" };
   if (scan.broken.size > 0)
@@ -420,7 +420,7 @@ export function jsonCase(text: string, tally?: Tally): Finding | undefined {
   const out: Diagnostic[] = [];
   let returned: string;
   try {
-    returned = toolCallArgumentsJson(back, null, { onDiagnostic: (d) => out.push(d) });
+    returned = toolCallToJson(back, null, { onDiagnostic: (d) => out.push(d) });
   } catch (e) {
     return { kind: "round-trip-failed", detail: describe(e) };
   }

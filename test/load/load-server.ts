@@ -9,13 +9,12 @@ import type { AddressInfo } from "node:net";
 import { create } from "@bufbuild/protobuf";
 import type { ConnectRouter } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
+import { toolCallFromJson, toolResultToJson } from "../../src/index.js";
 import {
   ClientActionSchema,
   SubmitResultResponseSchema,
   ToolCallService,
-  toolCallFromJson,
-  toolResultJson,
-} from "../../src/index.js";
+} from "../../src/messages.js";
 import { argumentsText } from "./load-actions.js";
 
 /** A running load server. */
@@ -57,7 +56,7 @@ export async function startLoadServer(actions: number): Promise<LoadServer> {
       },
       submitResult(result) {
         // Decoding the result is part of the work under load.
-        toolResultJson(result);
+        toolResultToJson(result);
         accepted++;
         return create(SubmitResultResponseSchema, { accepted: true });
       },

@@ -25,13 +25,8 @@
 import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { collectDiagnostics } from "../../src/diagnostics.js";
-import {
-  type CallMCPTool,
-  type ClientAction,
-  ToolCallService,
-  toolCallArgumentsJson,
-  toolResultFromJson,
-} from "../../src/index.js";
+import { toolCallToJson, toolResultFromJson } from "../../src/index.js";
+import { type CallMCPTool, type ClientAction, ToolCallService } from "../../src/messages.js";
 import { argumentsText, SCHEMA, structNotes, structText } from "./load-actions.js";
 import { startLoadServer } from "./load-server.js";
 
@@ -113,14 +108,12 @@ async function runStream(
     }
     const call = action.action.value;
     const raw = collectDiagnostics();
-    if (
-      toolCallArgumentsJson(call, SCHEMA, { onDiagnostic: raw.onDiagnostic }) !== argumentsText(k)
-    )
+    if (toolCallToJson(call, SCHEMA, { onDiagnostic: raw.onDiagnostic }) !== argumentsText(k))
       fail(`${clientId}/${k}: the raw path did not return the model's text`);
     if (raw.list.length > 0)
       fail(`${clientId}/${k}: raw path diagnostics ${JSON.stringify(raw.list)}`);
     const notes: string[] = [];
-    const out = toolCallArgumentsJson(call, SCHEMA, {
+    const out = toolCallToJson(call, SCHEMA, {
       rawJson: "ignore",
       onDiagnostic: (d) => notes.push(`${d.code} ${d.path}`),
     });

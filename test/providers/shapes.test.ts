@@ -160,7 +160,7 @@ describe("OpenAI Chat Completions", () => {
     [
       "a choice option that is not an index",
       () => toolCallsFromChatCompletion({ choices: [] }, { choice: 1.5 }),
-      "provider-response-invalid",
+      "option-invalid",
       "",
     ],
   ];
@@ -424,7 +424,7 @@ describe("Anthropic Messages", () => {
     [
       "a recursionLimit that is not a positive integer",
       () => toolCallsFromMessage(body(""), { recursionLimit: 0 }),
-      "provider-response-invalid",
+      "option-invalid",
       "",
     ],
   ];

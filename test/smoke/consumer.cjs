@@ -4,15 +4,13 @@
 const { create, fromBinary, toBinary } = require("@bufbuild/protobuf");
 const bridge = require("struct-json-bridge");
 const mcp = require("struct-json-bridge/mcp");
+const messages = require("struct-json-bridge/messages");
+const { repairArguments } = require("struct-json-bridge/repair");
 
 const failures = [];
-for (const name of [
-  "ClientActionSchema",
-  "toolCallFromJson",
-  "toolCallArgumentsJson",
-  "structToJson",
-  "structMessageToJson",
-]) {
+if (typeof messages.ClientActionSchema !== "object") failures.push("missing messages");
+if (typeof repairArguments !== "function") failures.push("missing struct-json-bridge/repair");
+for (const name of ["toolCallFromJson", "toolCallToJson", "structToJson", "structMessageToJson"]) {
   if (!(name in bridge)) failures.push(`missing export ${name}`);
 }
 if (typeof mcp.toolCallArguments !== "function") failures.push("missing struct-json-bridge/mcp");
@@ -24,20 +22,20 @@ if (!require("node:fs").readFileSync(proto, "utf8").includes("message CallMCPToo
 
 // The main path, as in consumer.mjs: the case is shared (main-path.json).
 const { argumentsJson, schema, fromStruct } = require("./main-path.json");
-const action = create(bridge.ClientActionSchema, {
+const action = create(messages.ClientActionSchema, {
   actionId: "1",
   action: { case: "callMcpTool", value: bridge.toolCallFromJson({ name: "t", argumentsJson }) },
 });
-const back = fromBinary(bridge.ClientActionSchema, toBinary(bridge.ClientActionSchema, action));
+const back = fromBinary(messages.ClientActionSchema, toBinary(messages.ClientActionSchema, action));
 const call = back.action.value;
-if (bridge.toolCallArgumentsJson(call, schema) !== argumentsJson) failures.push("raw path differs");
-if (bridge.toolCallArgumentsJson(call, schema, { rawJson: "ignore" }) !== fromStruct) {
+if (bridge.toolCallToJson(call, schema) !== argumentsJson) failures.push("raw path differs");
+if (bridge.toolCallToJson(call, schema, { rawJson: "ignore" }) !== fromStruct) {
   failures.push("Struct path differs");
 }
 // The error class and its guard, from CommonJS.
 try {
-  bridge.structFromJson("[1]");
-  failures.push("structFromJson accepted an array");
+  bridge.structMessageFromJson("[1]");
+  failures.push("structMessageFromJson accepted an array");
 } catch (e) {
   if (!bridge.isStructJsonError(e) || !(e instanceof bridge.StructJsonError)) {
     failures.push(`unexpected error ${e}`);

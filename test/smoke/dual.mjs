@@ -8,14 +8,14 @@ const cjs = createRequire(import.meta.url)("struct-json-bridge");
 const failures = [];
 if (esm.StructJsonError === cjs.StructJsonError) failures.push("expected two copies of the code");
 try {
-  cjs.structFromJson("[1]");
-  failures.push("structFromJson accepted an array");
+  cjs.structMessageFromJson("[1]");
+  failures.push("structMessageFromJson accepted an array");
 } catch (e) {
   if (!esm.isStructJsonError(e) || e.code !== "not-an-object") {
     failures.push("the ESM type guard does not recognise the CommonJS error");
   }
 }
-const struct = cjs.structFromJson('{"a":1}');
+const struct = cjs.structMessageFromJson('{"a":1}');
 const schema = { type: "object", properties: { a: { type: "number" } } };
 if (esm.structMessageToJson(struct, schema) !== '{"a":1.0}') {
   failures.push("the ESM decoder does not read the CommonJS copy's Struct");

@@ -7,15 +7,14 @@ import { create, fromBinary, fromJson, type JsonObject, toBinary } from "@bufbui
 import { base64Decode } from "@bufbuild/protobuf/wire";
 import { StructSchema } from "@bufbuild/protobuf/wkt";
 import {
-  CallMCPToolSchema,
   type Diagnostic,
   isStructJsonError,
   type JsonSchema,
-  MCPToolResultSchema,
   structMessageToJson,
-  toolCallArgumentsJson,
-  toolResultJson,
+  toolCallToJson,
+  toolResultToJson,
 } from "../../src/index.js";
+import { CallMCPToolSchema, MCPToolResultSchema } from "../../src/messages.js";
 
 /** What a vector decodes. */
 export type VectorTarget = "call" | "result" | "struct";
@@ -25,7 +24,7 @@ export interface DecoderVector {
   /** Unique, readable name. */
   readonly name: string;
   /**
-   * "call": toolCallArgumentsJson of a CallMCPTool; "result": toolResultJson of an
+   * "call": toolCallToJson of a CallMCPTool; "result": toolResultToJson of an
    * MCPToolResult; "struct": structMessageToJson of a google.protobuf.Struct message.
    */
   readonly target: VectorTarget;
@@ -98,9 +97,9 @@ function decode(v: DecoderVector, options: Readonly<Record<string, unknown>>): s
   const bytes = messageBytes(v);
   switch (v.target) {
     case "call":
-      return toolCallArgumentsJson(fromBinary(CallMCPToolSchema, bytes), v.schema, options);
+      return toolCallToJson(fromBinary(CallMCPToolSchema, bytes), v.schema, options);
     case "result":
-      return toolResultJson(fromBinary(MCPToolResultSchema, bytes), v.schema, options);
+      return toolResultToJson(fromBinary(MCPToolResultSchema, bytes), v.schema, options);
     case "struct":
       return structMessageToJson(fromBinary(StructSchema, bytes), v.schema, options);
   }

@@ -4,14 +4,13 @@
 
 import { create, type JsonObject, toBinary, toJsonString } from "@bufbuild/protobuf";
 import { base64Encode } from "@bufbuild/protobuf/wire";
+import { toolCallFromJson, toolResultFromJson } from "../../../src/index.js";
 import {
   type CallMCPTool,
   CallMCPToolSchema,
   ClientActionSchema,
   MCPToolResultSchema,
-  toolCallFromJson,
-  toolResultFromJson,
-} from "../../../src/index.js";
+} from "../../../src/messages.js";
 import demoTools from "./demo-tools.json" with { type: "json" };
 
 /** One example: what goes into the message box and the schema box. */

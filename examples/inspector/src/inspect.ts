@@ -5,24 +5,23 @@
 
 import { type JsonObject, toJson } from "@bufbuild/protobuf";
 import {
-  CallMCPToolSchema,
   type Diagnostic,
   type DiagnosticCode,
   inspectNumbers,
   isStructJsonError,
-  MCPToolResultSchema,
   type NumberInspection,
   type StructJsonErrorCode,
-  toolCallArgumentsJson,
-  toolResultJson,
+  toolCallToJson,
+  toolResultToJson,
 } from "../../../src/index.js";
+import { CallMCPToolSchema, MCPToolResultSchema } from "../../../src/messages.js";
 import { numberTokens } from "./json-numbers.js";
 import { type MessageKind, type ReadMessage, readMessage } from "./read-message.js";
 import { pickSchema, readSchemaInput } from "./schema-input.js";
 
 /** The decoder's options the page lets the user change. */
 export interface InspectOptions {
-  /** How raw_args_json is treated (toolCallArgumentsJson's `rawJson`). Default "verify". */
+  /** How raw_args_json is treated (toolCallToJson's `rawJson`). Default "verify". */
   rawJson: "verify" | "trust" | "ignore";
   /** How whole values at number positions are written. Default "decimal". */
   wholeFloats: "decimal" | "integer";
@@ -168,8 +167,8 @@ export function inspectMessage(
   let error: InspectReport["error"];
   try {
     output = isResult
-      ? toolResultJson(msg.result, picked.schema, decodeOptions)
-      : toolCallArgumentsJson(msg.call, picked.schema, decodeOptions);
+      ? toolResultToJson(msg.result, picked.schema, decodeOptions)
+      : toolCallToJson(msg.call, picked.schema, decodeOptions);
   } catch (e) {
     if (!isStructJsonError(e)) throw e;
     error = { code: e.code, path: e.path, message: e.message };

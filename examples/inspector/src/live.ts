@@ -6,7 +6,7 @@ import { toBinary } from "@bufbuild/protobuf";
 import { base64Encode } from "@bufbuild/protobuf/wire";
 import { createClient } from "@connectrpc/connect";
 import { createConnectTransport, createGrpcWebTransport } from "@connectrpc/connect-web";
-import { type ClientAction, ClientActionSchema, ToolCallService } from "../../../src/index.js";
+import { type ClientAction, ClientActionSchema, ToolCallService } from "../../../src/messages.js";
 
 /** The wire protocols a browser can use. */
 export type WebProtocol = "connect" | "grpc-web";

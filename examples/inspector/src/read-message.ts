@@ -17,7 +17,7 @@ import {
   ClientActionSchema,
   type MCPToolResult,
   MCPToolResultSchema,
-} from "../../../src/index.js";
+} from "../../../src/messages.js";
 
 /** The three messages the inspector reads. */
 export type MessageKind = "ClientAction" | "CallMCPTool" | "MCPToolResult";

@@ -5,6 +5,7 @@
 
 import { type CallToolResult, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { type JsonPointer, pointerFrom } from "../../json-pointer.js";
+import { setOwnProperty } from "../../own-property.js";
 import { serializeExactMessage } from "../exact-number.js";
 import { buildExactJson } from "../exact-parse.js";
 import { STRUCTURED_CONTENT_JSON_META_KEY } from "../exact-result.js";
@@ -155,12 +156,7 @@ function exactArguments(args: unknown, text: string, integers: "bigint" | "text"
       if (exactChild instanceof ExactInteger) {
         if (typeof child !== "number" || child !== Number(exactChild.text))
           throw notKept(childNode);
-        Object.defineProperty(value, key, {
-          value: exactChild.value,
-          writable: true,
-          enumerable: true,
-          configurable: true,
-        });
+        setOwnProperty(value, key, exactChild.value);
         accounted++;
       } else if (isContainer(exactChild)) stack.push(childNode);
     }

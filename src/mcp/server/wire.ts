@@ -5,6 +5,7 @@
 
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { isStructJsonError } from "../../errors.js";
+import { setOwnProperty } from "../../own-property.js";
 import { exactNumberValue, hasNativeRawJson, isRawJson } from "../exact-number.js";
 import { buildExactJson } from "../exact-parse.js";
 import { STRUCTURED_CONTENT_JSON_META_KEY } from "../exact-result.js";
@@ -58,22 +59,12 @@ export function replaceBigints(value: unknown): unknown {
       const object: JsonRecord = {};
       for (const k of Object.keys(source)) {
         // Placed now, filled later: the copy keeps the members' order.
-        Object.defineProperty(object, k, {
-          value: undefined,
-          writable: true,
-          enumerable: true,
-          configurable: true,
-        });
+        setOwnProperty(object, k, undefined);
         work.push({ source: (source as JsonRecord)[k], target: object, key: k });
       }
       copy = object;
     } else copy = convert(source);
-    Object.defineProperty(target, key, {
-      value: copy,
-      writable: true,
-      enumerable: true,
-      configurable: true,
-    });
+    setOwnProperty(target, String(key), copy);
   }
   return root.value;
 }

@@ -1,0 +1,120 @@
+// One options rule for every function: a member left out or explicitly
+// `undefined` takes its default; a bad value is option-invalid naming the
+// option, never the value; repair mode is injected, not imported.
+
+import { describe, expect, test } from "vitest";
+import { collectDiagnostics } from "../src/diagnostics.js";
+import {
+  type JsonSchema,
+  structMessageFromJson,
+  structMessageToJson,
+  structToJson,
+  toolCallFromJson,
+  toolCallToJson,
+  toolResultFromJson,
+  toolResultToJson,
+} from "../src/index.js";
+import { repairArguments } from "../src/repair-arguments.js";
+
+const schema: JsonSchema = {
+  type: "object",
+  properties: { n: { type: "integer" }, x: { type: "number" } },
+};
+const text = '{"n":5,"x":1.0,"id":9007199254740993}';
+const call = toolCallFromJson({ name: "t", argumentsJson: text });
+const result = toolResultFromJson({ structuredContentJson: text });
+
+/** Each public function with options, called with the given options object. */
+const calls: [string, (options: Record<string, unknown>) => unknown][] = [
+  ["structToJson", (o) => structToJson({ n: 5, x: 1 }, schema, o)],
+  ["structMessageToJson", (o) => structMessageToJson(structMessageFromJson(text), schema, o)],
+  ["structMessageFromJson", (o) => structMessageFromJson(text, o)],
+  ["toolCallFromJson", (o) => toolCallFromJson({ name: "t", argumentsJson: text }, o)],
+  ["toolCallToJson", (o) => toolCallToJson(call, schema, o)],
+  ["toolResultFromJson", (o) => toolResultFromJson({ structuredContentJson: text }, o)],
+  ["toolResultToJson", (o) => toolResultToJson(result, schema, o)],
+];
+
+/** Every option name of every function above, each explicitly undefined. */
+const allUndefined = Object.fromEntries(
+  [
+    "wholeFloats",
+    "nonFinite",
+    "unsetValue",
+    "recursionLimit",
+    "indent",
+    "canonical",
+    "onDiagnostic",
+    "patterns",
+    "rawJson",
+    "repair",
+    "rawArgsJson",
+    "rawStructuredContentJson",
+  ].map((name) => [name, undefined]),
+);
+
+describe("options", () => {
+  test.each(calls)("%s: every option explicitly undefined is the same as none", (_, run) => {
+    expect(run(allUndefined)).toEqual(run({}));
+  });
+
+  test.each(calls)("%s: an unknown option is ignored", (_, run) => {
+    expect(run({ notAnOption: "x" })).toEqual(run({}));
+  });
+
+  test.each(calls)("%s: a bad recursionLimit is option-invalid at the root", (_, run) => {
+    expect(() => run({ recursionLimit: 0 })).toThrow(
+      expect.objectContaining({
+        code: "option-invalid",
+        path: "",
+        message: "option-invalid at (root): option recursionLimit must be a positive integer",
+      }),
+    );
+  });
+
+  test("the tool call's decoder options are checked also when the raw text is used", () => {
+    expect(() => toolCallToJson(call, schema, { wholeFloats: "x" as "decimal" })).toThrow(
+      expect.objectContaining({ code: "option-invalid" }),
+    );
+  });
+});
+
+describe("repair by injection", () => {
+  const repairSchema: JsonSchema = { type: "object", properties: { n: { type: "integer" } } };
+  const quoted = toolCallFromJson({ name: "t", argumentsJson: '{"n":"3"}' });
+
+  test("repair: repairArguments repairs and reports", () => {
+    const { list, onDiagnostic } = collectDiagnostics();
+    expect(toolCallToJson(quoted, repairSchema, { repair: repairArguments, onDiagnostic })).toBe(
+      '{"n":3}',
+    );
+    expect(list).toEqual([{ code: "argument-repaired", path: "/n", detail: "string-to-number" }]);
+  });
+
+  test("without repair the text is returned as it arrived", () => {
+    expect(toolCallToJson(quoted, repairSchema)).toBe('{"n":"3"}');
+    expect(toolCallToJson(quoted, repairSchema, { repair: undefined })).toBe('{"n":"3"}');
+  });
+
+  test("arguments with no single reading throw arguments-rejected at the first failing path", () => {
+    const bad = toolCallFromJson({ name: "t", argumentsJson: '{"n":"three"}' });
+    expect(() => toolCallToJson(bad, repairSchema, { repair: repairArguments })).toThrow(
+      expect.objectContaining({ code: "arguments-rejected", path: "/n" }),
+    );
+  });
+
+  test.each([{ repair: true }, { repair: false }, { repair: "repairArguments" }])(
+    "repair: $repair is option-invalid",
+    (options) => {
+      expect(() =>
+        toolCallToJson(quoted, repairSchema, options as unknown as { repair: undefined }),
+      ).toThrow(
+        expect.objectContaining({
+          code: "option-invalid",
+          message:
+            'option-invalid at (root): option repair must be a repair function (repairArguments from "struct-json-bridge/repair")',
+        }),
+      );
+    },
+  );
+});
