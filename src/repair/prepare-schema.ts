@@ -18,7 +18,6 @@
 // data there is not a schema and carries no cost keyword), and a schema whose
 // size, nesting or union width cannot fit (`schema-too-complex`).
 
-import { digitsEnd } from "../number-text.js";
 import { compilePattern, isPatternRefusal } from "../patterns/engine.js";
 import { re2Patterns } from "../patterns/re2.js";
 import {
@@ -27,6 +26,7 @@ import {
   MAP_SUBSCHEMA_KEYWORDS,
   SINGLE_SUBSCHEMA_KEYWORDS,
 } from "../schema/vocabulary.js";
+import { digitsEnd } from "../struct/number-text.js";
 
 /** Key of the cost keyword added to every schema object of the copy. */
 export const COST_KEYWORD = "x-struct-json-bridge-cost";
