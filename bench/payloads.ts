@@ -3,7 +3,7 @@
 // are whole numbers written as "3.0": exactly what a JS object cannot hold.
 // Strings go through JSON.stringify, so the text escapes them as the package does.
 
-import type { JsonSchemaObject } from "../src/json-schema.js";
+import type { JsonSchemaObject } from "../src/schema/json-schema.js";
 import { type SeededRandom, seededRandom } from "./seeded-random.js";
 
 /** The payload sizes the issue names. */

@@ -32,7 +32,7 @@ interface CpuProfile {
 
 /** One function's share of the measured samples. */
 export interface FunctionTime {
-  /** Function name and location, e.g. "writeValue src/to-json.ts:120". */
+  /** Function name and location, e.g. "writeValue src/struct/to-json.ts:120". */
   readonly where: string;
   /** Share of the samples where it was on top of the stack. */
   readonly self: number;

@@ -8,25 +8,25 @@
 export type { DiagnosticCode, StructJsonErrorCode } from "./codes.js";
 export type { Diagnostic, DiagnosticHandler } from "./diagnostics.js";
 export { isStructJsonError, StructJsonError } from "./errors.js";
-export type { StructFromJsonOptions } from "./from-json.js";
-export { structMessageFromJson } from "./from-json.js";
 export type { JsonPointer } from "./json-pointer.js";
-export type { JsonSchema, JsonSchemaObject } from "./json-schema.js";
 export type { PatternEngine } from "./patterns/engine.js";
-export type { RawJsonMode } from "./raw-json.js";
 export type { CompiledSchema, NumberReading } from "./schema/index.js";
 export { compileSchema } from "./schema/index.js";
-export type { NumberInspection, SchemaArg, StructToJsonOptions } from "./to-json.js";
-export { inspectNumbers, structMessageToJson, structToJson } from "./to-json.js";
+export type { JsonSchema, JsonSchemaObject } from "./schema/json-schema.js";
+export type { StructFromJsonOptions } from "./struct/from-json.js";
+export { structMessageFromJson } from "./struct/from-json.js";
+export type { NumberInspection, SchemaArg, StructToJsonOptions } from "./struct/to-json.js";
+export { inspectNumbers, structMessageToJson, structToJson } from "./struct/to-json.js";
+export type { RawJsonMode } from "./tool/raw-json.js";
 export type {
   ArgumentsRepair,
   ArgumentsRepairResult,
   RawTextPolicy,
   ToolCallFromJsonOptions,
   ToolCallToJsonOptions,
-} from "./tool-call.js";
-export { toolCallFromJson, toolCallToJson } from "./tool-call.js";
-export type { ToolResultFromJsonOptions, ToolResultToJsonOptions } from "./tool-result.js";
-export { toolResultFromJson, toolResultToJson } from "./tool-result.js";
-export type { ToolDescription } from "./tool-schemas.js";
-export { ToolSchemas } from "./tool-schemas.js";
+} from "./tool/tool-call.js";
+export { toolCallFromJson, toolCallToJson } from "./tool/tool-call.js";
+export type { ToolResultFromJsonOptions, ToolResultToJsonOptions } from "./tool/tool-result.js";
+export { toolResultFromJson, toolResultToJson } from "./tool/tool-result.js";
+export type { ToolDescription } from "./tool/tool-schemas.js";
+export { ToolSchemas } from "./tool/tool-schemas.js";

@@ -6,8 +6,8 @@ import { describe, expect, test } from "vitest";
 import { ClientActionSchema } from "../gen/toolbridge/v1/toolbridge_pb.js";
 import type { Diagnostic } from "../src/diagnostics.js";
 import { StructJsonError } from "../src/errors.js";
-import { DEFAULT_STRUCT_DEPTH, structMessageFromJson } from "../src/from-json.js";
-import { toolCallFromJson } from "../src/tool-call.js";
+import { DEFAULT_STRUCT_DEPTH, structMessageFromJson } from "../src/struct/from-json.js";
+import { toolCallFromJson } from "../src/tool/tool-call.js";
 
 function parse(text: string, options = {}) {
   const diagnostics: Diagnostic[] = [];

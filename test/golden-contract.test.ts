@@ -8,8 +8,8 @@ import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { expect, test } from "vitest";
 import { ClientActionSchema } from "../gen/toolbridge/v1/toolbridge_pb.js";
 import type { Diagnostic } from "../src/diagnostics.js";
-import type { JsonSchema } from "../src/json-schema.js";
-import { toolCallFromJson, toolCallToJson } from "../src/tool-call.js";
+import type { JsonSchema } from "../src/schema/json-schema.js";
+import { toolCallFromJson, toolCallToJson } from "../src/tool/tool-call.js";
 
 const file = new URL("./golden/client-actions.json", import.meta.url);
 

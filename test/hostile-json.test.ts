@@ -6,9 +6,9 @@ import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import { describe, expect, test } from "vitest";
 import { CallMCPToolSchema } from "../gen/toolbridge/v1/toolbridge_pb.js";
 import { collectDiagnostics } from "../src/diagnostics.js";
-import { structMessageFromJson } from "../src/from-json.js";
-import { structMessageToJson } from "../src/to-json.js";
-import { toolCallFromJson, toolCallToJson } from "../src/tool-call.js";
+import { structMessageFromJson } from "../src/struct/from-json.js";
+import { structMessageToJson } from "../src/struct/to-json.js";
+import { toolCallFromJson, toolCallToJson } from "../src/tool/tool-call.js";
 import { BOUND, type ExpectedError, expectStructJsonError, timed } from "./hostile-helpers.js";
 
 const DEPTH = 100_000;

@@ -11,8 +11,8 @@ import {
   MCPToolResultSchema,
 } from "../gen/toolbridge/v1/toolbridge_pb.js";
 import { collectDiagnostics } from "../src/diagnostics.js";
-import { toolCallToJson } from "../src/tool-call.js";
-import { toolResultToJson } from "../src/tool-result.js";
+import { toolCallToJson } from "../src/tool/tool-call.js";
+import { toolResultToJson } from "../src/tool/tool-result.js";
 import { BOUND, type ExpectedError, expectStructJsonError, timed } from "./hostile-helpers.js";
 
 /** A call as it arrives: built, encoded and decoded, so the raw text crossed the wire. */

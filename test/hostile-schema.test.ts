@@ -8,13 +8,13 @@ import http from "node:http";
 import https from "node:https";
 import type { AddressInfo } from "node:net";
 import { describe, expect, test, vi } from "vitest";
-import { structMessageFromJson } from "../src/from-json.js";
-import type { JsonSchema } from "../src/json-schema.js";
 import type { PatternEngine } from "../src/patterns/engine.js";
 import { re2Patterns } from "../src/patterns/re2.js";
 import { compileSchema } from "../src/schema/index.js";
-import { inspectNumbers, structMessageToJson } from "../src/to-json.js";
-import { toolCallFromJson, toolCallToJson } from "../src/tool-call.js";
+import type { JsonSchema } from "../src/schema/json-schema.js";
+import { structMessageFromJson } from "../src/struct/from-json.js";
+import { inspectNumbers, structMessageToJson } from "../src/struct/to-json.js";
+import { toolCallFromJson, toolCallToJson } from "../src/tool/tool-call.js";
 import { BOUND, timed } from "./hostile-helpers.js";
 
 /** Decodes `args` (JSON text) under `schema`; returns the text and the diagnostics as "code path". */

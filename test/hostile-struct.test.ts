@@ -7,9 +7,9 @@ import { type Struct, StructSchema, type Value } from "@bufbuild/protobuf/wkt";
 import { describe, expect, test } from "vitest";
 import { type CallMCPTool, ClientActionSchema } from "../gen/toolbridge/v1/toolbridge_pb.js";
 import { collectDiagnostics } from "../src/diagnostics.js";
-import { structMessageFromJson } from "../src/from-json.js";
-import { structMessageToJson, structToJson } from "../src/to-json.js";
-import { toolCallToJson } from "../src/tool-call.js";
+import { structMessageFromJson } from "../src/struct/from-json.js";
+import { structMessageToJson, structToJson } from "../src/struct/to-json.js";
+import { toolCallToJson } from "../src/tool/tool-call.js";
 import * as wire from "./fuzz/wire.js";
 import { BOUND, expectStructJsonError, timed } from "./hostile-helpers.js";
 

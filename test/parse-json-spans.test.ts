@@ -3,7 +3,12 @@
 
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { type JsonSpanNode, parseJsonSpans, parseJsonText, spanAt } from "../src/parse-json.js";
+import {
+  type JsonSpanNode,
+  parseJsonSpans,
+  parseJsonText,
+  spanAt,
+} from "../src/struct/parse-json.js";
 
 /** The outcome of a parse as data: the value, or the error's code, path and position. */
 function outcome(run: () => unknown): unknown {

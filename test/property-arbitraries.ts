@@ -3,7 +3,7 @@
 // number spellings), each with the schema that types its numbers as the text
 // suggests, and an independent oracle for "the float64 cannot carry this text".
 import fc from "fast-check";
-import type { JsonSchema } from "../src/json-schema.js";
+import type { JsonSchema } from "../src/schema/json-schema.js";
 
 /** A generated JSON value: its text and the schema that reads its numbers as written. */
 export interface JsonGen {

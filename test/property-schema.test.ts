@@ -13,9 +13,9 @@ import { describe, expect, test } from "vitest";
 import type { Diagnostic, DiagnosticCode } from "../src/diagnostics.js";
 import { isStructJsonError } from "../src/errors.js";
 import { pointerFrom } from "../src/json-pointer.js";
-import type { JsonSchema } from "../src/json-schema.js";
 import { compileSchema } from "../src/schema/index.js";
-import { inspectNumbers, structMessageToJson, structToJson } from "../src/to-json.js";
+import type { JsonSchema } from "../src/schema/json-schema.js";
+import { inspectNumbers, structMessageToJson, structToJson } from "../src/struct/to-json.js";
 import { runs } from "./property-arbitraries.js";
 
 /**

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { ClientActionSchema } from "../gen/toolbridge/v1/toolbridge_pb.js";
 import { collectDiagnostics } from "../src/diagnostics.js";
 import { pointerFrom } from "../src/json-pointer.js";
-import { toolCallFromJson, toolCallToJson } from "../src/tool-call.js";
+import { toolCallFromJson, toolCallToJson } from "../src/tool/tool-call.js";
 import {
   argumentsText,
   isIntText,

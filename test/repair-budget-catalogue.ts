@@ -3,7 +3,7 @@
 // test/repair-budget.test.ts (exact units, codes and paths) and the table in
 // docs/repair.md (`node --import tsx test/repair-budget-catalogue.ts`).
 
-import type { JsonSchema } from "../src/json-schema.js";
+import type { JsonSchema } from "../src/schema/json-schema.js";
 
 /** One generated case: arguments text, schema, and what repair must answer. */
 export interface HostileCase {
@@ -242,7 +242,7 @@ export const hostileClasses: readonly HostileClass[] = [
 const isMain =
   typeof process !== "undefined" && process.argv[1]?.endsWith("repair-budget-catalogue.ts");
 if (isMain) {
-  const { repairArgumentsMetered } = await import("../src/repair-arguments.js");
+  const { repairArgumentsMetered } = await import("../src/repair/repair-arguments.js");
   for (const c of hostileClasses) {
     for (const n of c.sizes) {
       const k = c.make(n);

@@ -1,11 +1,11 @@
 import { describe, expect, test } from "vitest";
 import { collectDiagnostics } from "../src/diagnostics.js";
 import { StructJsonError } from "../src/errors.js";
-import type { JsonSchema } from "../src/json-schema.js";
 import { REPAIR_BUDGET } from "../src/repair/budget.js";
 import { jsonEqual } from "../src/repair/keywords.js";
 import { pointsAtSchema } from "../src/repair/prepare-schema.js";
-import { repairArguments, repairArgumentsMetered } from "../src/repair-arguments.js";
+import { repairArguments, repairArgumentsMetered } from "../src/repair/repair-arguments.js";
+import type { JsonSchema } from "../src/schema/json-schema.js";
 import { FIELD_SELECTOR, hostileClasses } from "./repair-budget-catalogue.js";
 
 // A guard against a hang only, never a verdict on speed: every case below

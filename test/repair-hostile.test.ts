@@ -6,12 +6,12 @@ import { afterEach, describe, expect, test, vi } from "vitest";
 import { CallMCPToolSchema } from "../gen/toolbridge/v1/toolbridge_pb.js";
 import { collectDiagnostics, type DiagnosticHandler } from "../src/diagnostics.js";
 import { isStructJsonError, StructJsonError } from "../src/errors.js";
-import type { JsonSchema } from "../src/json-schema.js";
 import { REPAIR_BUDGET } from "../src/repair/budget.js";
+import { repairArguments } from "../src/repair/repair-arguments.js";
 import { validatorFor } from "../src/repair/validator.js";
-import { repairArguments } from "../src/repair-arguments.js";
 import { compileSchema } from "../src/schema/index.js";
-import { toolCallToJson } from "../src/tool-call.js";
+import type { JsonSchema } from "../src/schema/json-schema.js";
+import { toolCallToJson } from "../src/tool/tool-call.js";
 
 const intX: JsonSchema = { type: "object", properties: { x: { type: "integer" } } };
 

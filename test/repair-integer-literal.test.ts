@@ -1,9 +1,9 @@
 import { describe, expect, test } from "vitest";
 import { collectDiagnostics } from "../src/diagnostics.js";
-import type { JsonSchema } from "../src/json-schema.js";
-import { wholeNumberText } from "../src/number-text.js";
-import type { RepairKind } from "../src/repair-arguments.js";
-import { repairArguments } from "../src/repair-arguments.js";
+import type { RepairKind } from "../src/repair/repair-arguments.js";
+import { repairArguments } from "../src/repair/repair-arguments.js";
+import type { JsonSchema } from "../src/schema/json-schema.js";
+import { wholeNumberText } from "../src/struct/number-text.js";
 
 describe("wholeNumberText: the integer literal a number text denotes, from its digits", () => {
   const rows: [text: string, integer: string | undefined][] = [

@@ -15,8 +15,8 @@ import { Ajv } from "ajv";
 import { afterEach, describe, expect, test } from "vitest";
 import { z } from "zod";
 import { collectDiagnostics } from "../src/diagnostics.js";
-import type { JsonSchema } from "../src/json-schema.js";
-import { repairArguments } from "../src/repair-arguments.js";
+import { repairArguments } from "../src/repair/repair-arguments.js";
+import type { JsonSchema } from "../src/schema/json-schema.js";
 
 // The tool as a strict server publishes it in tools/list.
 const getRowsSchema = {

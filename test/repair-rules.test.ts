@@ -1,8 +1,8 @@
 import { describe, expect, test } from "vitest";
 import { collectDiagnostics } from "../src/diagnostics.js";
-import type { JsonSchema } from "../src/json-schema.js";
-import type { Issue, Repair, RepairKind } from "../src/repair-arguments.js";
-import { repairArguments } from "../src/repair-arguments.js";
+import type { Issue, Repair, RepairKind } from "../src/repair/repair-arguments.js";
+import { repairArguments } from "../src/repair/repair-arguments.js";
+import type { JsonSchema } from "../src/schema/json-schema.js";
 
 // A tool schema in the shape models fail in practice.
 const tool: JsonSchema = {

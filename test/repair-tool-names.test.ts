@@ -2,9 +2,9 @@
 // inherited member. Repair mode finds the schema through the registry.
 
 import { describe, expect, test } from "vitest";
-import type { JsonSchema } from "../src/json-schema.js";
-import { repairArguments } from "../src/repair-arguments.js";
-import { ToolSchemas } from "../src/tool-schemas.js";
+import { repairArguments } from "../src/repair/repair-arguments.js";
+import type { JsonSchema } from "../src/schema/json-schema.js";
+import { ToolSchemas } from "../src/tool/tool-schemas.js";
 
 const countSchema: JsonSchema = {
   type: "object",

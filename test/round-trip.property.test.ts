@@ -8,8 +8,8 @@ import { isLosslessNumber, parse as losslessParse } from "lossless-json";
 import { expect, test } from "vitest";
 import { ClientActionSchema } from "../gen/toolbridge/v1/toolbridge_pb.js";
 import { pointerFrom } from "../src/json-pointer.js";
-import type { JsonSchema } from "../src/json-schema.js";
-import { toolCallFromJson, toolCallToJson } from "../src/tool-call.js";
+import type { JsonSchema } from "../src/schema/json-schema.js";
+import { toolCallFromJson, toolCallToJson } from "../src/tool/tool-call.js";
 
 /** A generated JSON value: its text and the schema that reads it as written. */
 interface Gen {

@@ -3,9 +3,10 @@
 // units (deterministic) and a generous wall-clock guard; `npx tsx
 // test/schema-budget-catalogue.ts` prints the size → units → ms table that
 // SECURITY.md shows.
-import type { JsonSchema } from "../src/json-schema.js";
+
 import type { PatternEngine } from "../src/patterns/engine.js";
 import { re2Patterns } from "../src/patterns/re2.js";
+import type { JsonSchema } from "../src/schema/json-schema.js";
 import { walkCounted } from "./schema-walk.js";
 
 /** One hostile input class: a schema and arguments built for a size. */

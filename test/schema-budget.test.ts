@@ -6,13 +6,13 @@
 // wall-clock guard (a hang guard only: no verdict depends on speed).
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import type { JsonSchemaObject } from "../src/json-schema.js";
-import { numberTextIsWhole, numberTextLosesPrecision } from "../src/number-text.js";
 import { re2Patterns } from "../src/patterns/re2.js";
-import { verifyRawJson } from "../src/raw-json.js";
 import { CALL_BUDGET, compileSchema, POSITION_ALLOWANCE } from "../src/schema/index.js";
+import type { JsonSchemaObject } from "../src/schema/json-schema.js";
 import { KEYWORDS } from "../src/schema/vocabulary.js";
-import { structToJson } from "../src/to-json.js";
+import { numberTextIsWhole, numberTextLosesPrecision } from "../src/struct/number-text.js";
+import { structToJson } from "../src/struct/to-json.js";
+import { verifyRawJson } from "../src/tool/raw-json.js";
 import { HOSTILE_CASES, measure } from "./schema-budget-catalogue.js";
 import { walkCounted } from "./schema-walk.js";
 

@@ -4,7 +4,6 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { isStructJsonError } from "../src/errors.js";
-import type { JsonSchema } from "../src/json-schema.js";
 import { compileRe2Pattern } from "../src/patterns/re2.js";
 import { MAX_PATTERN_SOURCE } from "../src/patterns/translate.js";
 import {
@@ -14,6 +13,7 @@ import {
   SchemaReader,
   UNKNOWN_NODE,
 } from "../src/schema/index.js";
+import type { JsonSchema } from "../src/schema/json-schema.js";
 import { walk, walkCounted, walkJson } from "./schema-walk.js";
 
 /**

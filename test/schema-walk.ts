@@ -2,10 +2,10 @@
 // Struct → JSON writer does and records each number's reading and every note.
 import type { JsonValue } from "@bufbuild/protobuf";
 import { pointerFrom } from "../src/json-pointer.js";
-import type { JsonSchema } from "../src/json-schema.js";
 import type { PatternEngine } from "../src/patterns/engine.js";
 import { re2Patterns } from "../src/patterns/re2.js";
 import { type CompiledSchema, type NumberReading, walkNumbers } from "../src/schema/index.js";
+import type { JsonSchema } from "../src/schema/json-schema.js";
 
 /** Readings by JSON Pointer, and notes as "code at /path". */
 export interface Walked {

@@ -29,7 +29,7 @@ import {
   toolResultToJson,
 } from "../src/index.js";
 import { exactJsonArguments, toolCallArguments } from "../src/mcp/index.js";
-import { repairArguments } from "../src/repair-arguments.js";
+import { repairArguments } from "../src/repair/repair-arguments.js";
 
 /** The canaries: a string, a number's digits, a key. */
 const S = "CANARYs3cr3t";

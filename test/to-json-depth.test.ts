@@ -13,11 +13,11 @@ import {
   MCPToolResultSchema,
 } from "../gen/toolbridge/v1/toolbridge_pb.js";
 import { collectDiagnostics } from "../src/diagnostics.js";
-import { structMessageFromJson } from "../src/from-json.js";
-import { repairArguments } from "../src/repair-arguments.js";
-import { inspectNumbers, structMessageToJson, structToJson } from "../src/to-json.js";
-import { toolCallFromJson, toolCallToJson } from "../src/tool-call.js";
-import { toolResultFromJson, toolResultToJson } from "../src/tool-result.js";
+import { repairArguments } from "../src/repair/repair-arguments.js";
+import { structMessageFromJson } from "../src/struct/from-json.js";
+import { inspectNumbers, structMessageToJson, structToJson } from "../src/struct/to-json.js";
+import { toolCallFromJson, toolCallToJson } from "../src/tool/tool-call.js";
+import { toolResultFromJson, toolResultToJson } from "../src/tool/tool-result.js";
 import { expectStructJsonError } from "./hostile-helpers.js";
 
 const DEPTH = 12_000;

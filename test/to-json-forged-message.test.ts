@@ -12,12 +12,12 @@ import {
   type MCPToolResult,
   MCPToolResultSchema,
 } from "../gen/toolbridge/v1/toolbridge_pb.js";
-import { structMessageFromJson } from "../src/from-json.js";
 import { parsePointer } from "../src/json-pointer.js";
-import type { JsonSchema } from "../src/json-schema.js";
-import { inspectNumbers, structMessageToJson, structToJson } from "../src/to-json.js";
-import { toolCallFromJson, toolCallToJson } from "../src/tool-call.js";
-import { toolResultFromJson, toolResultToJson } from "../src/tool-result.js";
+import type { JsonSchema } from "../src/schema/json-schema.js";
+import { structMessageFromJson } from "../src/struct/from-json.js";
+import { inspectNumbers, structMessageToJson, structToJson } from "../src/struct/to-json.js";
+import { toolCallFromJson, toolCallToJson } from "../src/tool/tool-call.js";
+import { toolResultFromJson, toolResultToJson } from "../src/tool/tool-result.js";
 
 /** Forged messages: the plain `fields` of the issue, and a full imitation of Value messages. */
 const FORGERIES: { name: string; text: string }[] = [

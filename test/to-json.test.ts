@@ -7,8 +7,8 @@ import { type Struct, StructSchema, ValueSchema } from "@bufbuild/protobuf/wkt";
 import { describe, expect, test } from "vitest";
 import type { Diagnostic } from "../src/diagnostics.js";
 import { StructJsonError } from "../src/errors.js";
-import type { JsonSchema } from "../src/json-schema.js";
-import { inspectNumbers, structMessageToJson, structToJson } from "../src/to-json.js";
+import type { JsonSchema } from "../src/schema/json-schema.js";
+import { inspectNumbers, structMessageToJson, structToJson } from "../src/struct/to-json.js";
 
 function serverStruct(text: string): Struct {
   const s = fromJson(StructSchema, JSON.parse(text));

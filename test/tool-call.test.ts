@@ -8,9 +8,9 @@ import {
 } from "../gen/toolbridge/v1/toolbridge_pb.js";
 import type { Diagnostic } from "../src/diagnostics.js";
 import { StructJsonError } from "../src/errors.js";
-import type { JsonSchema } from "../src/json-schema.js";
 import { type CompiledSchema, compileSchema } from "../src/schema/index.js";
-import { toolCallFromJson, toolCallToJson } from "../src/tool-call.js";
+import type { JsonSchema } from "../src/schema/json-schema.js";
+import { toolCallFromJson, toolCallToJson } from "../src/tool/tool-call.js";
 
 /** Server → binary ClientAction → client, as on the wire. */
 function overTheWire(call: CallMCPTool): CallMCPTool {

@@ -3,9 +3,9 @@ import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { describe, expect, test } from "vitest";
 import { MCPToolResultSchema } from "../gen/toolbridge/v1/toolbridge_pb.js";
 import type { Diagnostic } from "../src/diagnostics.js";
-import type { JsonSchema } from "../src/json-schema.js";
-import { toolResultFromJson, toolResultToJson } from "../src/tool-result.js";
-import { ToolSchemas } from "../src/tool-schemas.js";
+import type { JsonSchema } from "../src/schema/json-schema.js";
+import { toolResultFromJson, toolResultToJson } from "../src/tool/tool-result.js";
+import { ToolSchemas } from "../src/tool/tool-schemas.js";
 
 const rowsSchema: JsonSchema = {
   type: "object",

@@ -3,8 +3,8 @@
 
 import type { JsonObject } from "@bufbuild/protobuf";
 import { type JsonPointer, pointerAppend } from "../json-pointer.js";
-import { type JsonSpanNode, parseJsonSpans } from "../parse-json.js";
-import { structToJsonDefaults } from "../to-json.js";
+import { type JsonSpanNode, parseJsonSpans } from "../struct/parse-json.js";
+import { structToJsonDefaults } from "../struct/to-json.js";
 import { usageError } from "./cli-error.js";
 import { type CliIo, printDiagnostic } from "./cli-io.js";
 import { displayPath } from "./display.js";

@@ -5,7 +5,7 @@
 import type { JsonValue } from "@bufbuild/protobuf";
 import type { JsonPointer } from "../json-pointer.js";
 import { pointerAppend } from "../json-pointer.js";
-import { parseJsonText } from "../parse-json.js";
+import { parseJsonText } from "../struct/parse-json.js";
 import { fromStructJsonError, inputError } from "./cli-error.js";
 
 /** A document the CLI reads as JSON: how error lines name it, and how deep it may nest. */

@@ -26,8 +26,8 @@ import {
   type MCPToolResult,
   MCPToolResultSchema,
 } from "../../gen/toolbridge/v1/toolbridge_pb.js";
-import { DEFAULT_STRUCT_DEPTH } from "../from-json.js";
 import { type JsonPointer, pointerAppend } from "../json-pointer.js";
+import { DEFAULT_STRUCT_DEPTH } from "../struct/from-json.js";
 import { CliError, type ErrorLineCode, inputError } from "./cli-error.js";
 import { checkNesting, isJsonObject, type JsonDocument, parseJsonInput } from "./json-input.js";
 

@@ -2,7 +2,7 @@
 // table, and decode's check that the --schema file describes any of them.
 
 import type { JsonObject } from "@bufbuild/protobuf";
-import { inspectNumbers, type NumberInspection, type SchemaArg } from "../to-json.js";
+import { inspectNumbers, type NumberInspection, type SchemaArg } from "../struct/to-json.js";
 import { PROGRAM } from "./cli-error.js";
 import type { CliIo } from "./cli-io.js";
 import type { PickedSchema } from "./schema-input.js";

@@ -7,7 +7,7 @@
 import type { JsonValue } from "@bufbuild/protobuf";
 import type { JsonPointer } from "../json-pointer.js";
 import { pointerAppend } from "../json-pointer.js";
-import type { JsonSchema } from "../json-schema.js";
+import type { JsonSchema } from "../schema/json-schema.js";
 import { inputError } from "./cli-error.js";
 import { isJsonObject, type JsonDocument, parseJsonInput } from "./json-input.js";
 import { readText } from "./read-input.js";

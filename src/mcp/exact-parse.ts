@@ -6,8 +6,8 @@
 
 import { isStructJsonError } from "../errors.js";
 import { type JsonPointer, pointerAppend } from "../json-pointer.js";
-import { setOwnProperty } from "../own-property.js";
-import { type JsonSpanNode, parseJsonSpans } from "../parse-json.js";
+import { setOwnProperty } from "../struct/own-property.js";
+import { type JsonSpanNode, parseJsonSpans } from "../struct/parse-json.js";
 import { JSON_PARSE_READING } from "./json-span.js";
 
 /** Decides what a number becomes; `path` computes the number's JSON Pointer on demand. */

@@ -5,7 +5,7 @@
 // beyond float64 are kept, and of a repeated key the last one counts.
 
 import { isStructJsonError } from "../errors.js";
-import { type JsonSpanOptions, parseJsonSpans, spanAt } from "../parse-json.js";
+import { type JsonSpanOptions, parseJsonSpans, spanAt } from "../struct/parse-json.js";
 
 /** The parser's options for JSON.parse's reading of a text JSON.parse has accepted. */
 export const JSON_PARSE_READING: JsonSpanOptions = Object.freeze({

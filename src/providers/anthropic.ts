@@ -5,9 +5,9 @@
 // chunks or in the raw HTTP body; this adapter reads either, and says so with
 // `provider-text-unavailable` when it is given only the parsed message.
 
-import { DEFAULT_STRUCT_DEPTH } from "../from-json.js";
 import { checkLimit, makeOptions } from "../options.js";
-import { parseJsonSpans, parseJsonText, spanAt } from "../parse-json.js";
+import { DEFAULT_STRUCT_DEPTH } from "../struct/from-json.js";
+import { parseJsonSpans, parseJsonText, spanAt } from "../struct/parse-json.js";
 import {
   field,
   indexField,

@@ -8,5 +8,5 @@ export type {
   RepairArgumentsOptions,
   RepairKind,
   RepairResult,
-} from "../repair-arguments.js";
-export { repairArguments } from "../repair-arguments.js";
+} from "./repair-arguments.js";
+export { repairArguments } from "./repair-arguments.js";

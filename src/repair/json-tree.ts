@@ -12,7 +12,7 @@ import {
   type JsonSpanNode,
   type JsonStringSpan,
   parseJsonSpans,
-} from "../parse-json.js";
+} from "../struct/parse-json.js";
 
 /** A JSON value with its `[start, end)` span in the text it was read from. */
 export type JsonNode = JsonSpanNode;

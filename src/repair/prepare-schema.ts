@@ -18,7 +18,7 @@
 // data there is not a schema and carries no cost keyword), and a schema whose
 // size, nesting or union width cannot fit (`schema-too-complex`).
 
-import { digitsEnd } from "../number-text.js";
+import { isStackOverflow } from "../errors.js";
 import { compilePattern, isPatternRefusal } from "../patterns/engine.js";
 import { re2Patterns } from "../patterns/re2.js";
 import {
@@ -27,6 +27,8 @@ import {
   MAP_SUBSCHEMA_KEYWORDS,
   SINGLE_SUBSCHEMA_KEYWORDS,
 } from "../schema/vocabulary.js";
+import { digitsEnd } from "../struct/number-text.js";
+import { setOwnProperty } from "../struct/own-property.js";
 
 /** Key of the cost keyword added to every schema object of the copy. */
 export const COST_KEYWORD = "x-struct-json-bridge-cost";
@@ -192,7 +194,7 @@ export function prepareSchema(schema: unknown, limit: number): PreparedSchema | 
   } catch (e) {
     const units = reader.units;
     if (e instanceof Refused) return { refused: e.code, units };
-    if (e instanceof RangeError) return { refused: "schema-too-complex", units };
+    if (isStackOverflow(e)) return { refused: "schema-too-complex", units };
     // A throwing getter or proxy trap: not a schema we can read.
     return { refused: "schema-invalid", units };
   }
@@ -268,24 +270,24 @@ class SchemaCopier {
       if (elementLoops.has(key)) perElement++;
       if (key === "minLength" || key === "maxLength") perCharacter = 1;
       if (key === "pattern" && typeof v === "string") {
-        if (this.pattern(v)) define(copy, key, v);
-        else define(copy, UNEVALUATED_PATTERN_KEYWORD, true);
+        if (this.pattern(v)) setOwnProperty(copy, key, v);
+        else setOwnProperty(copy, UNEVALUATED_PATTERN_KEYWORD, true);
         continue;
       }
       if (key === "patternProperties" && isPlainObject(v)) {
         const { map, refused, patterns } = this.patternProperties(v, codeDepth, nesting, tally);
-        define(copy, key, map);
-        if (refused) define(copy, UNEVALUATED_PATTERN_PROPERTIES_KEYWORD, true);
+        setOwnProperty(copy, key, map);
+        if (refused) setOwnProperty(copy, UNEVALUATED_PATTERN_PROPERTIES_KEYWORD, true);
         // Each pattern is tested on every member, and additionalProperties tests them all again.
         perMember += patterns * 2;
         continue;
       }
       if (refKeywords.has(key) && typeof v === "string") this.refs.push(v);
-      define(copy, key, this.member(key, v, codeDepth, nesting, tally));
+      setOwnProperty(copy, key, this.member(key, v, codeDepth, nesting, tally));
     }
     this.ancestors.delete(value);
     const cost: EvaluationCost = [tally.fixed, perMember, perElement, perCharacter];
-    define(copy, COST_KEYWORD, cost);
+    setOwnProperty(copy, COST_KEYWORD, cost);
     return copy;
   }
 
@@ -393,7 +395,7 @@ class SchemaCopier {
       if (item === undefined) continue;
       this.value(1 + Math.floor(key.length / CHARACTERS_PER_UNIT), tally, weight);
       const c = each(item, key);
-      if (c !== undefined) define(copy, key, c);
+      if (c !== undefined) setOwnProperty(copy, key, c);
     }
     this.ancestors.delete(v);
     return copy;
@@ -441,16 +443,6 @@ class SchemaCopier {
 
 function isPlainObject(v: unknown): v is object {
   return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-/** Sets an own data property, `__proto__` included (never the prototype). */
-function define(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, {
-    value,
-    enumerable: true,
-    writable: true,
-    configurable: true,
-  });
 }
 
 /**

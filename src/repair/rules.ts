@@ -5,8 +5,8 @@
 import { isStructJsonError } from "../errors.js";
 import type { JsonPointer } from "../json-pointer.js";
 import { pointerAppend } from "../json-pointer.js";
-import { isJsonNumberText } from "../number-text.js";
-import { parseJsonSpans } from "../parse-json.js";
+import { isJsonNumberText } from "../struct/number-text.js";
+import { parseJsonSpans } from "../struct/parse-json.js";
 import type { Edit } from "./edits.js";
 import type { JsonNode, ObjectNode } from "./json-tree.js";
 import type { Failure } from "./validator.js";

@@ -6,7 +6,7 @@
 // conjunction of the children; the child of a disjunction is the disjunction of
 // the kept branches' children (a branch that says nothing of the key
 // contributes "unknown").
-import type { JsonSchemaObject } from "../json-schema.js";
+
 import { compilePattern, isPatternRefusal } from "../patterns/engine.js";
 import {
   type ArrayAdmitsOp,
@@ -14,6 +14,7 @@ import {
   keptForObject,
   type ObjectPredicateOp,
 } from "./branch-filter.js";
+import type { JsonSchemaObject } from "./json-schema.js";
 import { isRecord, ownKeyword } from "./keywords.js";
 import {
   type Disjunction,

@@ -1,5 +1,5 @@
 import { StructJsonError } from "../errors.js";
-import type { JsonSchema } from "../json-schema.js";
+import type { JsonSchema } from "./json-schema.js";
 import { isRecord } from "./keywords.js";
 import { Doc, FALSE_NODE, type NodeBase, UNKNOWN_NODE_IMPL } from "./nodes.js";
 import { rootBase } from "./resolve-ref.js";

@@ -1,4 +1,4 @@
-import type { JsonSchemaObject } from "../json-schema.js";
+import type { JsonSchemaObject } from "./json-schema.js";
 
 /**
  * A keyword's value when it is the schema's own property. Inherited members

@@ -5,7 +5,7 @@
 // once, its expansion (with what computing it costs), and the answers of
 // finished computations with their cost (./reader.ts charges that cost to
 // every call that uses them, so sharing them changes no output).
-import type { JsonSchemaObject } from "../json-schema.js";
+import type { JsonSchemaObject } from "./json-schema.js";
 import { isRecord, isSchema, ownKeyword } from "./keywords.js";
 import type { Predicate } from "./predicates.js";
 import {

@@ -3,7 +3,7 @@
 // unresolved. URL exists in browsers and Node alike.
 
 import { parsePointer } from "../json-pointer.js";
-import type { JsonSchemaObject } from "../json-schema.js";
+import type { JsonSchemaObject } from "./json-schema.js";
 import { isRecord, isSchema, ownKeyword } from "./keywords.js";
 import {
   LIST_SUBSCHEMA_KEYWORDS,

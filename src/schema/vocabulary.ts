@@ -11,7 +11,7 @@
 // `unevaluatedProperties`; `prefixItems[i]` then `items`, …) is one rule per
 // kind, in ./children.ts; the engine (./work.ts, ./reader.ts) knows no keyword.
 
-import type { JsonSchemaObject } from "../json-schema.js";
+import type { JsonSchemaObject } from "./json-schema.js";
 import { isRecord } from "./keywords.js";
 import {
   conjunction,

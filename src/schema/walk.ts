@@ -2,13 +2,13 @@
 // with its reading, every note of the reader at its position, within one
 // budget (one SchemaReader). Raw-text verification uses it; repair's
 // integer-literal rule can (src/repair/integer-literal.ts); the Struct → JSON
-// writer (src/to-json.ts) walks Struct messages while building its output and
+// writer (src/struct/to-json.ts) walks Struct messages while building its output and
 // asks the same reader the same questions in the same order.
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
-import type { JsonSchema } from "../json-schema.js";
-import { PlainProbe } from "../object-probes.js";
 import type { PatternEngine } from "../patterns/engine.js";
+import { PlainProbe } from "../struct/object-probes.js";
 import { type CompiledSchema, rootNode } from "./compile-schema.js";
+import type { JsonSchema } from "./json-schema.js";
 import { SchemaReader } from "./reader.js";
 import type { NumberReading, SchemaNode, SchemaNote } from "./types.js";
 

@@ -5,8 +5,8 @@
 import { toBinary } from "@bufbuild/protobuf";
 import { StructSchema } from "@bufbuild/protobuf/wkt";
 import fc from "fast-check";
-import { structMessageFromJson } from "../../src/from-json.js";
-import type { JsonSchema } from "../../src/json-schema.js";
+import type { JsonSchema } from "../../src/schema/json-schema.js";
+import { structMessageFromJson } from "../../src/struct/from-json.js";
 import { argumentsText } from "../property-arbitraries.js";
 
 /** One seed: the argument text, a schema for it, and the Struct's protobuf bytes. */

@@ -5,7 +5,7 @@
 // rightly rejects the text for that. This scan lists every rule a text breaks, so
 // the oracle can accept any of them as the reason for a rejection.
 //
-// Written independently of src/parse-json.ts (a loop over tokens with an explicit
+// Written independently of src/struct/parse-json.ts (a loop over tokens with an explicit
 // stack, no recursion, so that 200,000 levels of nesting are fine).
 
 /** A rule of the package's JSON reader that a syntactically valid prefix can break. */

@@ -5,8 +5,8 @@
 import { create, type JsonObject, toBinary } from "@bufbuild/protobuf";
 import { describe, expect, test } from "vitest";
 import { CallMCPToolSchema, ClientActionSchema } from "../../gen/toolbridge/v1/toolbridge_pb.js";
-import { structMessageFromJson } from "../../src/from-json.js";
-import { toolCallToJson } from "../../src/tool-call.js";
+import { structMessageFromJson } from "../../src/struct/from-json.js";
+import { toolCallToJson } from "../../src/tool/tool-call.js";
 import { type ExpectedError, expectStructJsonError } from "../hostile-helpers.js";
 import { scanJsonText } from "./json-scan.js";
 import { jsonCase, protobufCase } from "./targets.js";
@@ -90,7 +90,7 @@ const SCANS: readonly (readonly [
 
 // The long runs' finding (seed 1, protobuf, iterations 88, 418, 1275 before the
 // fix): raw_args_json whose zero has the other sign than the Struct's was passed
-// through as verified. Fixed in src/raw-json.ts (Object.is); the oracle now tells
+// through as verified. Fixed in src/tool/raw-json.ts (Object.is); the oracle now tells
 // -0 from 0 wherever raw text and Struct must agree.
 const SIGNED_ZEROS: readonly (readonly [args: JsonObject, raw: string, path: string])[] = [
   [{ z: 0 }, '{"z":-0.0}', "/z"],

@@ -10,10 +10,10 @@ import { isLosslessNumber, parse as losslessParse } from "lossless-json";
 import { ClientActionSchema } from "../../gen/toolbridge/v1/toolbridge_pb.js";
 import type { Diagnostic } from "../../src/diagnostics.js";
 import { isStructJsonError } from "../../src/errors.js";
-import { DEFAULT_STRUCT_DEPTH, structMessageFromJson } from "../../src/from-json.js";
 import { pointerFrom } from "../../src/json-pointer.js";
-import type { JsonSchema } from "../../src/json-schema.js";
-import { toolCallFromJson, toolCallToJson } from "../../src/tool-call.js";
+import type { JsonSchema } from "../../src/schema/json-schema.js";
+import { DEFAULT_STRUCT_DEPTH, structMessageFromJson } from "../../src/struct/from-json.js";
+import { toolCallFromJson, toolCallToJson } from "../../src/tool/tool-call.js";
 import { textLosesPrecision } from "../property-arbitraries.js";
 import { type JsonRule, scanJsonText, wellFormed } from "./json-scan.js";
 

@@ -2,7 +2,7 @@
 // paths (an id above 2^53, a whole float, astral characters and escapes, a
 // uint64, -0.0, a `__proto__` member), numbered so that a lost, duplicated or
 // reordered action is caught, with the text each decoding path must produce.
-import type { JsonSchema } from "../../src/json-schema.js";
+import type { JsonSchema } from "../../src/schema/json-schema.js";
 
 /** The tool's input schema (from JSON text, so `__proto__` is an ordinary member). */
 export const SCHEMA = JSON.parse(`{

@@ -5,7 +5,7 @@
 
 import { type CallToolResult, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { type JsonPointer, pointerFrom } from "../../json-pointer.js";
-import { setOwnProperty } from "../../own-property.js";
+import { setOwnProperty } from "../../struct/own-property.js";
 import { serializeExactMessage } from "../exact-number.js";
 import { buildExactJson } from "../exact-parse.js";
 import { STRUCTURED_CONTENT_JSON_META_KEY } from "../exact-result.js";

@@ -4,7 +4,7 @@
 // fractions are read as their nearest float64, which is what they mean.
 
 import { type JsonPointer, pointerFrom } from "../../json-pointer.js";
-import { numberTextIsWhole, numberTextLosesPrecision } from "../../number-text.js";
+import { numberTextIsWhole, numberTextLosesPrecision } from "../../struct/number-text.js";
 import { buildExactJson } from "../exact-parse.js";
 
 /** How a number's value would change in a JavaScript number. */

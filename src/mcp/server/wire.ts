@@ -5,7 +5,7 @@
 
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { isStructJsonError } from "../../errors.js";
-import { setOwnProperty } from "../../own-property.js";
+import { setOwnProperty } from "../../struct/own-property.js";
 import { exactNumberValue, hasNativeRawJson, isRawJson } from "../exact-number.js";
 import { buildExactJson } from "../exact-parse.js";
 import { STRUCTURED_CONTENT_JSON_META_KEY } from "../exact-result.js";

@@ -8,7 +8,7 @@
 // the generated schemas' field lists, so a change to the .proto fails there.
 
 import type { JsonObject } from "@bufbuild/protobuf";
-import type { CallMCPTool, MCPToolResult } from "../gen/toolbridge/v1/toolbridge_pb.js";
+import type { CallMCPTool, MCPToolResult } from "../../gen/toolbridge/v1/toolbridge_pb.js";
 
 /** A `toolbridge.v1.CallMCPTool` message. */
 export function callMcpToolMessage(

@@ -1,7 +1,7 @@
 // The tools/list results of each MCP server, for looking up a tool's schemas
 // by the (server id, tool name) a CallMCPTool carries.
 
-import type { JsonSchema } from "./json-schema.js";
+import type { JsonSchema } from "../schema/json-schema.js";
 
 /** A tool as `tools/list` describes it (other members are kept but not read). */
 export interface ToolDescription {

@@ -2,13 +2,13 @@
 // against the Struct that travelled beside it.
 
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
-import type { DiagnosticHandler } from "./diagnostics.js";
-import { isStructJsonError, StructJsonError } from "./errors.js";
-import { pointerFrom } from "./json-pointer.js";
-import type { JsonSchema } from "./json-schema.js";
-import { parseJsonObjectText } from "./parse-json.js";
-import type { PatternEngine } from "./patterns/engine.js";
-import { type CompiledSchema, walkNumbers } from "./schema/index.js";
+import type { DiagnosticHandler } from "../diagnostics.js";
+import { isStructJsonError, StructJsonError } from "../errors.js";
+import { pointerFrom } from "../json-pointer.js";
+import type { PatternEngine } from "../patterns/engine.js";
+import { type CompiledSchema, walkNumbers } from "../schema/index.js";
+import type { JsonSchema } from "../schema/json-schema.js";
+import { parseJsonObjectText } from "../struct/parse-json.js";
 
 /** How a receiver treats a raw JSON text carried beside the Struct. */
 export type RawJsonMode = "verify" | "trust" | "ignore";

@@ -3,7 +3,7 @@
 
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { Value } from "@bufbuild/protobuf/wkt";
-import type { ObjectProbe } from "./schema/index.js";
+import type { ObjectProbe } from "../schema/index.js";
 
 /** Probes a Struct message's fields. */
 export class MessageProbe implements ObjectProbe {

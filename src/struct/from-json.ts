@@ -2,9 +2,9 @@
 
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { Struct } from "@bufbuild/protobuf/wkt";
-import { type DiagnosticHandler, ignoreDiagnostics } from "./diagnostics.js";
-import { pointerFrom } from "./json-pointer.js";
-import { checkFunction, checkLimit, makeOptions } from "./options.js";
+import { type DiagnosticHandler, ignoreDiagnostics } from "../diagnostics.js";
+import { pointerFrom } from "../json-pointer.js";
+import { checkFunction, checkLimit, makeOptions } from "../options.js";
 import { type ParseListener, type ParseTarget, parseJsonObjectText } from "./parse-json.js";
 
 /**

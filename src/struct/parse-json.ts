@@ -6,8 +6,8 @@
 
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
 import type { ListValue, Struct, Value } from "@bufbuild/protobuf/wkt";
-import { rethrowStackOverflow, StructJsonError } from "./errors.js";
-import { pointerFrom } from "./json-pointer.js";
+import { rethrowStackOverflow, StructJsonError } from "../errors.js";
+import { pointerFrom } from "../json-pointer.js";
 import { numberTextIsWhole, numberTextLosesPrecision } from "./number-text.js";
 import { setOwnProperty } from "./own-property.js";
 

@@ -15,22 +15,12 @@
 
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { ListValue, Struct, Value } from "@bufbuild/protobuf/wkt";
-import { type DiagnosticCode, type DiagnosticHandler, ignoreDiagnostics } from "./diagnostics.js";
-import { StructJsonError } from "./errors.js";
-import type { JsonPointer } from "./json-pointer.js";
-import { pointerFrom } from "./json-pointer.js";
-import type { JsonSchema } from "./json-schema.js";
-import { MessageProbe, PlainProbe } from "./object-probes.js";
-import { checkFunction, checkLimit, checkOneOf, invalidOption, makeOptions } from "./options.js";
-import { setOwnProperty } from "./own-property.js";
-import type { PatternEngine } from "./patterns/engine.js";
-import {
-  type RawTextSink,
-  rawTextMarkers,
-  rawTextNative,
-  rawTextObjects,
-  writeJsonText,
-} from "./raw-number-text.js";
+import { type DiagnosticCode, type DiagnosticHandler, ignoreDiagnostics } from "../diagnostics.js";
+import { StructJsonError } from "../errors.js";
+import type { JsonPointer } from "../json-pointer.js";
+import { pointerFrom } from "../json-pointer.js";
+import { checkFunction, checkLimit, checkOneOf, invalidOption, makeOptions } from "../options.js";
+import type { PatternEngine } from "../patterns/engine.js";
 import {
   type ArrayScope,
   type CompiledSchema,
@@ -40,7 +30,17 @@ import {
   rootNode,
   type SchemaNode,
   SchemaReader,
-} from "./schema/index.js";
+} from "../schema/index.js";
+import type { JsonSchema } from "../schema/json-schema.js";
+import { MessageProbe, PlainProbe } from "./object-probes.js";
+import { setOwnProperty } from "./own-property.js";
+import {
+  type RawTextSink,
+  rawTextMarkers,
+  rawTextNative,
+  rawTextObjects,
+  writeJsonText,
+} from "./raw-number-text.js";
 
 /**
  * Options of {@link structToJson}, {@link structMessageToJson} and

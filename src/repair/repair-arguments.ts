@@ -1,23 +1,23 @@
 // Repair mode: run tool calls whose failing arguments have exactly one
 // reading, reject the rest with a value-free report, and log both.
 
-import type { Diagnostic, DiagnosticHandler } from "./diagnostics.js";
-import { isStackOverflow, isStructJsonError } from "./errors.js";
-import type { JsonPointer } from "./json-pointer.js";
-import type { JsonSchema } from "./json-schema.js";
-import { checkFunction, checkLimit, makeOptions } from "./options.js";
-import { Budget, REPAIR_BUDGET } from "./repair/budget.js";
-import { applyEdits } from "./repair/edits.js";
-import { integerLiteralCandidates } from "./repair/integer-literal.js";
-import type { JsonNode } from "./repair/json-tree.js";
-import { readJsonTree, validationValue } from "./repair/json-tree.js";
-import type { Candidate, RepairKind } from "./repair/rules.js";
-import { findCandidates } from "./repair/rules.js";
-import type { Failure } from "./repair/validator.js";
-import { validatorFor } from "./repair/validator.js";
-import { isCompiledSchema } from "./schema/index.js";
+import type { Diagnostic, DiagnosticHandler } from "../diagnostics.js";
+import { isStackOverflow, isStructJsonError } from "../errors.js";
+import type { JsonPointer } from "../json-pointer.js";
+import { checkFunction, checkLimit, makeOptions } from "../options.js";
+import { isCompiledSchema } from "../schema/index.js";
+import type { JsonSchema } from "../schema/json-schema.js";
+import { Budget, REPAIR_BUDGET } from "./budget.js";
+import { applyEdits } from "./edits.js";
+import { integerLiteralCandidates } from "./integer-literal.js";
+import type { JsonNode } from "./json-tree.js";
+import { readJsonTree, validationValue } from "./json-tree.js";
+import type { Candidate, RepairKind } from "./rules.js";
+import { findCandidates } from "./rules.js";
+import type { Failure } from "./validator.js";
+import { validatorFor } from "./validator.js";
 
-export type { RepairKind } from "./repair/rules.js";
+export type { RepairKind } from "./rules.js";
 
 /** One repair that was applied: where, and which rule. Never a value. */
 export interface Repair {

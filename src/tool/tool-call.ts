@@ -2,21 +2,25 @@
 // JSON text back on the client.
 
 import type { JsonObject } from "@bufbuild/protobuf";
-import type { CallMCPTool } from "../gen/toolbridge/v1/toolbridge_pb.js";
-import type { DiagnosticHandler } from "./diagnostics.js";
-import { StructJsonError } from "./errors.js";
-import { parseArguments, type StructFromJsonOptions, structFromJsonDefaults } from "./from-json.js";
-import type { JsonPointer } from "./json-pointer.js";
-import type { JsonSchema } from "./json-schema.js";
-import { checkOneOf, invalidOption, makeOptions } from "./options.js";
-import { type RawJsonMode, verifyRawJson } from "./raw-json.js";
-import { type CompiledSchema, isCompiledSchema } from "./schema/index.js";
+import type { CallMCPTool } from "../../gen/toolbridge/v1/toolbridge_pb.js";
+import type { DiagnosticHandler } from "../diagnostics.js";
+import { StructJsonError } from "../errors.js";
+import type { JsonPointer } from "../json-pointer.js";
+import { checkOneOf, invalidOption, makeOptions } from "../options.js";
+import { type CompiledSchema, isCompiledSchema } from "../schema/index.js";
+import type { JsonSchema } from "../schema/json-schema.js";
+import {
+  parseArguments,
+  type StructFromJsonOptions,
+  structFromJsonDefaults,
+} from "../struct/from-json.js";
 import {
   resolveOptions as resolveToJsonOptions,
   type StructToJsonOptions,
   structToJson,
   structToJsonDefaults,
-} from "./to-json.js";
+} from "../struct/to-json.js";
+import { type RawJsonMode, verifyRawJson } from "./raw-json.js";
 import { callMcpToolMessage } from "./tool-messages.js";
 
 /** When the server carries the model's text beside the Struct. */

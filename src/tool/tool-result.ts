@@ -1,14 +1,14 @@
 // Tool results: the same bridge for MCPToolResult.structured_content, read
 // with the tool's outputSchema (row sets are where big ids live).
 
-import type { MCPToolResult } from "../gen/toolbridge/v1/toolbridge_pb.js";
-import { StructJsonError } from "./errors.js";
-import { type StructFromJsonOptions, structFromJsonDefaults } from "./from-json.js";
-import type { JsonSchema } from "./json-schema.js";
-import { checkOneOf, makeOptions } from "./options.js";
+import type { MCPToolResult } from "../../gen/toolbridge/v1/toolbridge_pb.js";
+import { StructJsonError } from "../errors.js";
+import { checkOneOf, makeOptions } from "../options.js";
+import type { CompiledSchema } from "../schema/index.js";
+import type { JsonSchema } from "../schema/json-schema.js";
+import { type StructFromJsonOptions, structFromJsonDefaults } from "../struct/from-json.js";
+import { type StructToJsonOptions, structToJsonDefaults } from "../struct/to-json.js";
 import type { RawJsonMode } from "./raw-json.js";
-import type { CompiledSchema } from "./schema/index.js";
-import { type StructToJsonOptions, structToJsonDefaults } from "./to-json.js";
 import { argumentsText, type RawTextPolicy, rawTextPolicies, structField } from "./tool-call.js";
 import { mcpToolResultMessage } from "./tool-messages.js";
 
