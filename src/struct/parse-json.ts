@@ -81,6 +81,12 @@ export function parseJsonObjectText<T extends ParseTarget>(
   return v as unknown as T extends "struct" ? Struct : JsonObject;
 }
 
+/** An object or array the parser is inside of, with what it has read so far. */
+interface OpenContainer {
+  readonly fields: Record<string, unknown> | undefined;
+  readonly items: unknown[] | undefined;
+}
+
 class Parser {
   i = 0;
   readonly tokens: (string | number)[] = [];
@@ -127,13 +133,93 @@ class Parser {
     this.i = i;
   }
 
+  /**
+   * One value, containers included. The parser keeps its own stack of open
+   * containers: nesting is bounded by `limit`, never by the JavaScript call
+   * stack (no recursion over the input's depth).
+   */
   value(depth: number): unknown {
-    const c = this.s.charCodeAt(this.i);
+    const s = this.s;
+    const tokens = this.tokens;
+    const open: OpenContainer[] = [];
+    for (;;) {
+      // Read one value; an object or array with members is opened and read member by member.
+      let v: unknown;
+      const c = s.charCodeAt(this.i);
+      if (c === 123 || c === 91) {
+        if (depth + 1 > this.limit)
+          this.fail("recursion-limit", `nesting deeper than recursionLimit ${this.limit}`);
+        this.i++; // { or [
+        this.ws();
+        if (c === 123) {
+          const fields: Record<string, unknown> = {};
+          if (s.charCodeAt(this.i) !== 125) {
+            depth++;
+            open.push({ fields, items: undefined });
+            this.objectKey(fields);
+            continue;
+          }
+          this.i++;
+          v = this.closeObject(fields);
+        } else {
+          const items: unknown[] = [];
+          if (s.charCodeAt(this.i) !== 93) {
+            depth++;
+            open.push({ fields: undefined, items });
+            tokens.push(0);
+            continue;
+          }
+          this.i++;
+          v = this.closeArray(items);
+        }
+      } else {
+        v = this.scalarValue(c);
+      }
+      // Hand the value to the container it belongs to, closing each container that ends here.
+      for (;;) {
+        const top = open[open.length - 1];
+        if (top === undefined) return v;
+        if (top.items !== undefined) {
+          top.items.push(v);
+          this.ws();
+          const next = s.charCodeAt(this.i);
+          if (next === 44) {
+            this.i++;
+            this.ws();
+            tokens[tokens.length - 1] = top.items.length;
+            break;
+          }
+          if (next !== 93) this.syntax("expected ',' or ']'");
+          this.i++;
+          tokens.pop();
+          open.pop();
+          depth--;
+          v = this.closeArray(top.items);
+        } else {
+          const fields = top.fields as Record<string, unknown>;
+          setOwnProperty(fields, tokens[tokens.length - 1] as string, v);
+          tokens.pop();
+          this.ws();
+          const next = s.charCodeAt(this.i);
+          if (next === 44) {
+            this.i++;
+            this.ws();
+            this.objectKey(fields);
+            break;
+          }
+          if (next !== 125) this.syntax("expected ',' or '}'");
+          this.i++;
+          open.pop();
+          depth--;
+          v = this.closeObject(fields);
+        }
+      }
+    }
+  }
+
+  /** A string, `true`, `false`, `null` or a number at the current position. */
+  scalarValue(c: number): unknown {
     switch (c) {
-      case 123: // {
-        return this.object(depth + 1);
-      case 91: // [
-        return this.array(depth + 1);
       case QUOTE: {
         const str = this.string();
         return this.msg ? valueMsg("stringValue", str) : str;
@@ -161,46 +247,24 @@ class Parser {
     this.i += word.length;
   }
 
-  object(depth: number): unknown {
-    if (depth > this.limit)
-      this.fail("recursion-limit", `nesting deeper than recursionLimit ${this.limit}`);
+  /** Reads a member's key and its ':', and puts the key on the path; a key seen before is `duplicate-key`. */
+  objectKey(fields: Record<string, unknown>): void {
     const s = this.s;
-    this.i++; // {
+    if (s.charCodeAt(this.i) !== QUOTE) this.syntax("expected a string key");
+    const keyAt = this.i;
+    const key = this.string();
     this.ws();
-    const fields: Record<string, unknown> = {};
-    const tokens = this.tokens;
-    if (s.charCodeAt(this.i) === 125) {
-      this.i++;
-    } else {
-      for (;;) {
-        if (s.charCodeAt(this.i) !== QUOTE) this.syntax("expected a string key");
-        const keyAt = this.i;
-        const key = this.string();
-        this.ws();
-        if (s.charCodeAt(this.i) !== 58) this.syntax("expected ':'");
-        this.i++;
-        this.ws();
-        tokens.push(key);
-        if (Object.hasOwn(fields, key)) {
-          this.i = keyAt;
-          this.fail("duplicate-key", "a key appears twice in one object (two readings)");
-        }
-        const v = this.value(depth);
-        setOwnProperty(fields, key, v);
-        tokens.pop();
-        this.ws();
-        const c = s.charCodeAt(this.i);
-        if (c === 44) {
-          this.i++;
-          this.ws();
-        } else if (c === 125) {
-          this.i++;
-          break;
-        } else {
-          this.syntax("expected ',' or '}'");
-        }
-      }
+    if (s.charCodeAt(this.i) !== 58) this.syntax("expected ':'");
+    this.i++;
+    this.ws();
+    this.tokens.push(key);
+    if (Object.hasOwn(fields, key)) {
+      this.i = keyAt;
+      this.fail("duplicate-key", "a key appears twice in one object (two readings)");
     }
+  }
+
+  closeObject(fields: Record<string, unknown>): unknown {
     if (!this.msg) return fields;
     const struct: Struct = {
       $typeName: "google.protobuf.Struct",
@@ -209,36 +273,7 @@ class Parser {
     return valueMsg("structValue", struct);
   }
 
-  array(depth: number): unknown {
-    if (depth > this.limit)
-      this.fail("recursion-limit", `nesting deeper than recursionLimit ${this.limit}`);
-    const s = this.s;
-    this.i++; // [
-    this.ws();
-    const items: unknown[] = [];
-    if (s.charCodeAt(this.i) === 93) {
-      this.i++;
-    } else {
-      const tokens = this.tokens;
-      tokens.push(0);
-      const last = tokens.length - 1;
-      for (let n = 0; ; n++) {
-        tokens[last] = n;
-        items.push(this.value(depth));
-        this.ws();
-        const c = s.charCodeAt(this.i);
-        if (c === 44) {
-          this.i++;
-          this.ws();
-        } else if (c === 93) {
-          this.i++;
-          break;
-        } else {
-          this.syntax("expected ',' or ']'");
-        }
-      }
-      tokens.pop();
-    }
+  closeArray(items: unknown[]): unknown {
     if (!this.msg) return items;
     const list: ListValue = { $typeName: "google.protobuf.ListValue", values: items as Value[] };
     return valueMsg("listValue", list);
