@@ -15,7 +15,12 @@
 
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { ListValue, Struct, Value } from "@bufbuild/protobuf/wkt";
-import { type DiagnosticCode, type DiagnosticHandler, ignoreDiagnostics } from "./diagnostics.js";
+import {
+  type Diagnostic,
+  type DiagnosticCode,
+  type DiagnosticHandler,
+  ignoreDiagnostics,
+} from "./diagnostics.js";
 import { StructJsonError } from "./errors.js";
 import type { JsonPointer } from "./json-pointer.js";
 import { pointerFrom } from "./json-pointer.js";
@@ -39,6 +44,7 @@ import {
   type SchemaNode,
   SchemaReader,
 } from "./schema/index.js";
+import { PLAN_OVER_BUDGET, PlanReader, type SchemaSource } from "./writer-plan.js";
 
 /** Options of {@link structToJson}; pass a `Partial` of it, the rest comes from {@link structToJsonDefaults}. */
 export interface StructToJsonOptions {
@@ -224,9 +230,21 @@ function writeStruct(
   if (indentString(opts.indent) === "") {
     // Compact output is written as text during the walk: no value is built, no
     // marker is spliced, and any depth is safe (the walk keeps its own stack).
-    const w = new Writer(opts, DIRECT_TEXT);
-    w.run(fields, msg, root);
-    return w.text;
+    // The schema is read through plans (./writer-plan.ts) with diagnostics held
+    // back; a call whose plan total may pass the budget is redone by the engine alone.
+    if (!root.isUnknown) {
+      const planned = new Writer(opts, DIRECT_TEXT, true);
+      try {
+        planned.run(fields, msg, root);
+      } catch (e) {
+        if (e === PLAN_OVER_BUDGET) return writeDirect(fields, msg, root, opts);
+        planned.flush();
+        throw e;
+      }
+      planned.flush();
+      return planned.text;
+    }
+    return writeDirect(fields, msg, root, opts);
   }
   const sink = rawTextNative() ?? rawTextMarkers();
   const first = new Writer(opts, sink);
@@ -240,6 +258,18 @@ function writeStruct(
   // which needs no markers and no stack. Diagnostics were already reported.
   const w = new Writer({ ...opts, onDiagnostic: ignoreDiagnostics }, rawTextObjects());
   return writeJsonText(w.run(fields, msg, root), indentString(opts.indent), false);
+}
+
+/** Compact text written during the walk, the schema read by the engine itself. */
+function writeDirect(
+  fields: Record<string, unknown>,
+  msg: boolean,
+  root: SchemaNode,
+  opts: StructToJsonOptions,
+): string {
+  const w = new Writer(opts, DIRECT_TEXT, false);
+  w.run(fields, msg, root);
+  return w.text;
 }
 
 function resolveOptions(options: Partial<StructToJsonOptions> | undefined): StructToJsonOptions {
@@ -339,7 +369,11 @@ class Writer {
   private containerIsArray = false;
   private codesHere: DiagnosticCode[] | undefined;
   /** The schema reader of this walk: one budget for the whole call. */
-  private readonly schema: SchemaReader;
+  private readonly schema: SchemaSource;
+  /** Set when the walk reads plans: the schema source that makes them. */
+  private readonly plans: PlanReader | undefined;
+  /** Diagnostics held back until a walk through plans is known to stand. */
+  private held: Diagnostic[] | undefined;
   /** Text mode (sink {@link DIRECT_TEXT}): the JSON text written so far. */
   text = "";
   /** Text mode: the text of the last number {@link RAW_TEXT} stood for. */
@@ -351,10 +385,20 @@ class Writer {
     private readonly opts: StructToJsonOptions,
     /** Where texts JSON.stringify cannot write go; undefined for ECMAScript number form (canonical). */
     raw: RawTextSink | undefined,
+    /** Read the schema through plans (./writer-plan.ts); the caller handles PLAN_OVER_BUDGET and calls {@link flush}. */
+    planned = false,
   ) {
     this.decimal = opts.wholeFloats === "decimal";
     this.note = (code) => this.report(code);
-    this.schema = new SchemaReader({ patterns: opts.patterns });
+    if (planned) {
+      this.plans = new PlanReader(opts.patterns);
+      this.schema = this.plans;
+      this.held = [];
+    } else {
+      this.plans = undefined;
+      this.schema = new SchemaReader({ patterns: opts.patterns });
+      this.held = undefined;
+    }
     this.direct = raw === DIRECT_TEXT;
     this.raw = this.direct
       ? {
@@ -372,7 +416,7 @@ class Writer {
     const direct = this.direct;
     const stack: Frame[] = [];
     const tokens = this.tokens;
-    const rootFrame = this.open(fields, false, root, 1);
+    const rootFrame = this.open(fields, false, this.plans?.root(root) ?? root, 1);
     stack.push(rootFrame);
     while (stack.length > 0) {
       const frame = stack[stack.length - 1]!;
@@ -484,8 +528,19 @@ class Writer {
   private report(code: DiagnosticCode): void {
     this.codesHere?.push(code);
     // Building the pointer costs more than the rest of a number's work: skip it when nobody listens.
-    if (this.opts.onDiagnostic !== ignoreDiagnostics)
-      this.opts.onDiagnostic({ code, path: this.path() });
+    if (this.opts.onDiagnostic !== ignoreDiagnostics) {
+      const d: Diagnostic = { code, path: this.path() };
+      if (this.held !== undefined) this.held.push(d);
+      else this.opts.onDiagnostic(d);
+    }
+  }
+
+  /** Delivers the diagnostics a walk through plans held back, in order. */
+  flush(): void {
+    const held = this.held;
+    if (held === undefined) return;
+    this.held = undefined;
+    for (const d of held) this.opts.onDiagnostic(d);
   }
 
   private fail(
