@@ -35,7 +35,7 @@ import {
   SchemaReader,
   UNKNOWN_NODE,
 } from "./schema/index.js";
-import type { ArrayInfo, ObjectInfo } from "./schema/object-info.js";
+import { type ArrayInfo, type ObjectInfo, probeSignature } from "./schema/object-info.js";
 import { type Costed, K_COMPLEX, K_UNDECIDED, NodeBase } from "./schema/nodes.js";
 
 /** Most member answers kept per plan for keys that cannot share one (a node with `patternProperties`). */
@@ -66,19 +66,31 @@ interface ChildAnswer extends Answer {
 /** How an object value's members are found at a node. */
 const SCOPE_EMPTY = 0; // nothing known below: every member is unknown, at no cost
 const SCOPE_STATIC = 1; // the same members whatever the object holds
-const SCOPE_DYNAMIC = 2; // branches depend on the content: the call's own SchemaReader decides
+const SCOPE_VIEWS = 2; // branches depend on the content: one member table per probe signature
+const SCOPE_ENGINE = 3; // the engine kept no answer to plan from: the call's own SchemaReader decides
 
-interface ObjectAnswer extends Answer {
-  readonly scope: number;
-  /** SCOPE_STATIC: the names `properties` declare; undefined when every key is its own question. */
+/** Member answers of an object scope (or of one view of it). */
+interface MemberTable extends Answer {
+  /** The names `properties` declare; undefined when every key is its own question. */
   readonly named: ReadonlySet<string> | undefined;
   readonly members: Map<string, ChildAnswer>;
   /** The answer every key outside `named` shares. */
   unnamed: ChildAnswer | undefined;
 }
 
+interface ObjectAnswer extends MemberTable {
+  readonly scope: number;
+  /** SCOPE_VIEWS: the members the dynamic predicates look at. */
+  readonly keys: readonly string[];
+  /** SCOPE_VIEWS: a member table per probe signature (at most MAX_PLAN_VIEWS). */
+  readonly views: Map<string, MemberTable>;
+}
+
+/** Most views kept per object plan (one per distinct content the branch predicates see). */
+export const MAX_PLAN_VIEWS = 64;
+
 interface ArrayAnswer extends Answer {
-  /** SCOPE_EMPTY, SCOPE_STATIC (elements from the plan) or SCOPE_DYNAMIC (the call's own reader). */
+  /** SCOPE_EMPTY, SCOPE_STATIC (elements from the plan) or SCOPE_ENGINE (the call's own reader). */
   readonly scope: number;
   /** Elements at or past this index share its node. */
   readonly tail: number;
@@ -211,42 +223,75 @@ export class PlanReader implements SchemaSource {
     const plan = at as NodePlan;
     let a = plan.object;
     if (a === undefined) a = plan.object = this.planObject(plan.node);
-    if (a.scope === SCOPE_DYNAMIC) {
-      const reader = this.own();
-      const scope = reader.objectScope(plan.node, probe, note);
-      this.check();
-      return new DynamicScope<string>(this, scope);
+    switch (a.scope) {
+      case SCOPE_STATIC:
+        this.use(a, note);
+        return new TableScope(this, plan.node, probe, a);
+      case SCOPE_VIEWS: {
+        const signature = probeSignature(a.keys, probe);
+        let view = a.views.get(signature);
+        if (view === undefined) {
+          const r = this.fresh();
+          const notes: SchemaNote[] = [];
+          r.objectScope(plan.node, probe, (n) => notes.push(n));
+          view = { notes, cost: r.units, stamp: 0, named: a.named, members: new Map(), unnamed: undefined };
+          if (a.views.size < MAX_PLAN_VIEWS) a.views.set(signature, view);
+        } else if (view.stamp === this.stamp && a.keys.length !== 0) {
+          // The engine charges the predicates' keys at every object, not only the first time.
+          this.spent += a.keys.length;
+          this.check();
+        }
+        this.use(view, note);
+        return new TableScope(this, plan.node, probe, view);
+      }
+      case SCOPE_ENGINE: {
+        const scope = this.own().objectScope(plan.node, probe, note);
+        this.check();
+        return new DynamicScope<string>(this, scope);
+      }
+      default:
+        this.use(a, note);
+        return EMPTY_PLAN_SCOPE;
     }
-    this.use(a, note);
-    return a.scope === SCOPE_EMPTY ? EMPTY_PLAN_SCOPE : new StaticScope(this, plan.node, a);
   }
 
   private planObject(node: SchemaNode): ObjectAnswer {
     const r = this.fresh();
     const notes: SchemaNote[] = [];
     r.objectScope(node, noProbe, (n) => notes.push(n));
-    const base = { notes, cost: r.units, stamp: 0, members: new Map(), unnamed: undefined };
-    if (emptyContainer(node)) return { ...base, scope: SCOPE_EMPTY, named: undefined };
-    const info = sharedAnswer<ObjectInfo>(node, "o");
-    if (info === undefined || info.dynamic.length > 0) {
-      // Unknown (the engine kept no answer, or the question was too complex) or content-dependent.
-      return { ...base, scope: SCOPE_DYNAMIC, named: undefined };
-    }
-    return { ...base, scope: SCOPE_STATIC, named: info.named };
+    const info = emptyContainer(node) ? undefined : sharedAnswer<ObjectInfo>(node, "o");
+    const scope = emptyContainer(node)
+      ? SCOPE_EMPTY
+      : info === undefined
+        ? SCOPE_ENGINE
+        : info.dynamic.length > 0
+          ? SCOPE_VIEWS
+          : SCOPE_STATIC;
+    return {
+      notes,
+      cost: r.units,
+      stamp: 0,
+      scope,
+      named: info?.named,
+      keys: info?.keys ?? [],
+      members: new Map(),
+      unnamed: undefined,
+      views: new Map(),
+    };
   }
 
-  /** The plan of member `key` of a static object scope. */
-  member(a: ObjectAnswer, node: SchemaNode, key: string): NodePlan {
-    const shared = a.named !== undefined && !a.named.has(key);
-    let m = shared ? a.unnamed : a.members.get(key);
+  /** The plan of member `key` of an object whose members `table` answers (`probe`: the object's content). */
+  member(table: MemberTable, node: SchemaNode, probe: ObjectProbe, key: string): NodePlan {
+    const shared = table.named !== undefined && !table.named.has(key);
+    let m = shared ? table.unnamed : table.members.get(key);
     if (m === undefined) {
       const r = this.fresh();
-      const scope = r.objectScope(node, noProbe, noNote);
+      const scope = r.objectScope(node, probe, noNote);
       const before = r.units;
       const child = scope.child(key);
       m = { plan: planOf(child, this.patterns), notes: [], cost: r.units - before, stamp: 0 };
-      if (shared) a.unnamed = m;
-      else if (a.members.size < MAX_PLAN_MEMBERS) a.members.set(key, m);
+      if (shared) table.unnamed = m;
+      else if (table.members.size < MAX_PLAN_MEMBERS) table.members.set(key, m);
     }
     this.use(m, undefined);
     return m.plan;
@@ -266,12 +311,12 @@ export class PlanReader implements SchemaSource {
         cost: r.units,
         stamp: 0,
         // Not empty and no answer kept (too complex, or the node's answers are full): the engine decides.
-        scope: empty ? SCOPE_EMPTY : info === undefined ? SCOPE_DYNAMIC : SCOPE_STATIC,
+        scope: empty ? SCOPE_EMPTY : info === undefined ? SCOPE_ENGINE : SCOPE_STATIC,
         tail: info?.tail ?? 0,
         elements: [],
       };
     }
-    if (a.scope === SCOPE_DYNAMIC) {
+    if (a.scope === SCOPE_ENGINE) {
       const scope = this.own().arrayScope(plan.node, length, note);
       this.check();
       return new DynamicScope<number>(this, scope);
@@ -307,14 +352,15 @@ export class PlanReader implements SchemaSource {
 const UNKNOWN_PLAN = new NodePlan(UNKNOWN_NODE);
 const EMPTY_PLAN_SCOPE: ObjectScope & ArrayScope = { child: () => UNKNOWN_PLAN };
 
-class StaticScope implements ObjectScope {
+class TableScope implements ObjectScope {
   constructor(
     private readonly reader: PlanReader,
     private readonly node: SchemaNode,
-    private readonly answer: ObjectAnswer,
+    private readonly probe: ObjectProbe,
+    private readonly table: MemberTable,
   ) {}
   child(key: string): SchemaNode {
-    return this.reader.member(this.answer, this.node, key);
+    return this.reader.member(this.table, this.node, this.probe, key);
   }
 }
 
