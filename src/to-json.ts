@@ -44,7 +44,7 @@ import {
   type SchemaNode,
   SchemaReader,
 } from "./schema/index.js";
-import { PLAN_OVER_BUDGET, PlanReader, type SchemaSource } from "./writer-plan.js";
+import { PLAN_OVER_BUDGET, PlanReader, type SchemaSource, writerPlans } from "./writer-plan.js";
 
 /** Options of {@link structToJson}; pass a `Partial` of it, the rest comes from {@link structToJsonDefaults}. */
 export interface StructToJsonOptions {
@@ -232,12 +232,15 @@ function writeStruct(
     // marker is spliced, and any depth is safe (the walk keeps its own stack).
     // The schema is read through plans (./writer-plan.ts) with diagnostics held
     // back; a call whose plan total may pass the budget is redone by the engine alone.
-    if (!root.isUnknown) {
+    if (!root.isUnknown && writerPlans.enabled) {
       const planned = new Writer(opts, DIRECT_TEXT, true);
       try {
         planned.run(fields, msg, root);
       } catch (e) {
-        if (e === PLAN_OVER_BUDGET) return writeDirect(fields, msg, root, opts);
+        if (e === PLAN_OVER_BUDGET) {
+          writerPlans.redone++;
+          return writeDirect(fields, msg, root, opts);
+        }
         planned.flush();
         throw e;
       }

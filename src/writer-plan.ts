@@ -35,8 +35,15 @@ import {
   SchemaReader,
   UNKNOWN_NODE,
 } from "./schema/index.js";
-import { type ArrayInfo, type ObjectInfo, probeSignature } from "./schema/object-info.js";
 import { type Costed, K_COMPLEX, K_UNDECIDED, NodeBase } from "./schema/nodes.js";
+import { type ArrayInfo, type ObjectInfo, probeSignature } from "./schema/object-info.js";
+
+/**
+ * Internal switch for tests: false reads every schema through the engine
+ * alone (the path a call over budget takes), to compare both paths;
+ * `redone` counts calls redone by the engine.
+ */
+export const writerPlans = { enabled: true, redone: 0 };
 
 /** Most member answers kept per plan for keys that cannot share one (a node with `patternProperties`). */
 export const MAX_PLAN_MEMBERS = 1024;
@@ -234,7 +241,14 @@ export class PlanReader implements SchemaSource {
           const r = this.fresh();
           const notes: SchemaNote[] = [];
           r.objectScope(plan.node, probe, (n) => notes.push(n));
-          view = { notes, cost: r.units, stamp: 0, named: a.named, members: new Map(), unnamed: undefined };
+          view = {
+            notes,
+            cost: r.units,
+            stamp: 0,
+            named: a.named,
+            members: new Map(),
+            unnamed: undefined,
+          };
           if (a.views.size < MAX_PLAN_VIEWS) a.views.set(signature, view);
         } else if (view.stamp === this.stamp && a.keys.length !== 0) {
           // The engine charges the predicates' keys at every object, not only the first time.
