@@ -79,12 +79,11 @@ describe("reuse by content", () => {
     (cyclic.properties as Record<string, unknown>).self = cyclic;
     const withUndefined = { ...f.make(), if: undefined };
     const withFunction = { ...f.make(), toJSON: () => ({}) };
-    // A getter that throws throws from compiling, as it did before content keys.
-    expect(() => compileSchema(throwing)).toThrow("boom");
-    for (const s of [hidden, inherited, cyclic, withUndefined, withFunction]) {
+    for (const s of [hidden, inherited, throwing, cyclic, withUndefined, withFunction]) {
       const got = compileSchema(s as JsonSchema);
-      expect(got).not.toBe(c);
-      expect(compileSchema(s as JsonSchema)).toBe(got);
+      // Booleans: the matcher must not read the hostile objects.
+      expect(got === c).toBe(false);
+      expect(compileSchema(s as JsonSchema) === got).toBe(true);
     }
   });
 
