@@ -83,6 +83,13 @@ export function parseJsonObjectText<T extends ParseTarget>(
 class Parser {
   i = 0;
   readonly tokens: (string | number)[] = [];
+  /** slowString's buffers: decoded pieces, and character codes not yet made a piece. */
+  private readonly parts: string[] = [];
+  private readonly codes: number[] = [];
+  private readonly flush = (): void => {
+    this.parts.push(String.fromCharCode.apply(null, this.codes));
+    this.codes.length = 0;
+  };
 
   constructor(
     private readonly s: string,
@@ -271,12 +278,13 @@ class Parser {
     // Decoded characters collect in `codes` and leave in chunks: `out += char`
     // would build a rope of one node per character (a 50 MB string of escapes
     // took seconds and a gigabyte). Long runs of plain characters are sliced.
-    const parts: string[] = [s.slice(start, from)];
-    const codes: number[] = [];
-    const flush = () => {
-      parts.push(String.fromCharCode.apply(null, codes));
-      codes.length = 0;
-    };
+    // The buffers are the parser's, reused from string to string (no arrays or closure per string).
+    const parts = this.parts;
+    const codes = this.codes;
+    parts.length = 0;
+    codes.length = 0;
+    parts.push(s.slice(start, from));
+    const flush = this.flush;
     let i = from;
     for (;;) {
       if (i >= s.length) {
@@ -375,7 +383,9 @@ class Parser {
     }
     if (codes.length > 0) flush();
     this.i = i + 1;
-    return parts.length === 1 ? parts[0]! : parts.join("");
+    const out = parts.length === 1 ? parts[0]! : parts.join("");
+    parts.length = 0;
+    return out;
   }
 
   number(): number {
@@ -387,7 +397,18 @@ class Parser {
     if (c === 48) {
       i++;
     } else if (c >= 49 && c <= 57) {
-      i = skipDigits(s, i + 1);
+      // Up to 15 digits the value is exact as it is read: no substring for the common short integer.
+      let v = c - 48;
+      let k = i + 1;
+      for (c = s.charCodeAt(k); c >= 48 && c <= 57 && k - i < 15; c = s.charCodeAt(k)) {
+        v = v * 10 + (c - 48);
+        k++;
+      }
+      if (!(c >= 48 && c <= 57) && c !== 46 && c !== 101 && c !== 69) {
+        this.i = k;
+        return start === i ? v : -v;
+      }
+      i = skipDigits(s, k);
     } else {
       this.i = i;
       this.syntax("invalid number");

@@ -692,13 +692,24 @@ function exactInteger(v: number, raw: RawTextSink): unknown {
   return raw.text(BigInt(v).toString());
 }
 
-/** A string as JSON.stringify writes it; most need no escape and skip the native call. */
+/**
+ * A string as JSON.stringify writes it. Short strings (keys, enums) are
+ * scanned here and most need no escape; longer ones go to the native writer,
+ * which scans and copies them faster than a scan here plus a copy (measured).
+ */
 function quote(s: string): string {
-  return NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`;
+  if (s.length > SHORT_STRING) return JSON.stringify(s);
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    // Quote, backslash, control characters and surrogates (lone ones are escaped): the native writer decides.
+    if (c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0xd800 && c <= 0xdfff))
+      return JSON.stringify(s);
+  }
+  return `"${s}"`;
 }
 
-/** Quotes, backslashes, control characters and (lone or paired) surrogates: JSON.stringify decides those. */
-const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+/** Strings up to this length are scanned by {@link quote} itself. */
+const SHORT_STRING = 24;
 
 /** The text of a walked primitive in text mode ({@link RAW_TEXT}: the number's own text). */
 function valueText(out: unknown, rawText: string): string {
