@@ -162,3 +162,59 @@ describe("plans agree with the engine", () => {
     );
   });
 });
+
+describe("text written during the walk and by the native writer agree", () => {
+  const hostile = [
+    'a"b',
+    "back\\slash",
+    "*/ comment",
+    "line\u2028sep\u2029",
+    "${template}",
+    "\u0000\u001f\u007f",
+    "lone \ud800 high",
+    "lone \udc00 low",
+    "pair \ud83d\ude9a",
+    "東京",
+    "__proto__",
+    "constructor",
+    "",
+    "x".repeat(30) + '"',
+  ];
+
+  test("hostile keys and strings are written exactly as JSON.stringify writes them", () => {
+    const args: Record<string, unknown> = {};
+    for (const [i, k] of hostile.entries()) args[k] = { [k]: [k, i, i + 0.5] };
+    Object.defineProperty(args, "__proto__", {
+      value: "own",
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+    const schema = {
+      additionalProperties: { additionalProperties: { items: { type: "number" } } },
+    };
+    const expected = JSON.stringify(args).replace(/,(\d+),/g, ",$1.0,");
+    expect(structToJson(args as never, schema)).toBe(expected);
+    expect(structToJson(args as never)).toBe(JSON.stringify(args));
+  });
+
+  test("outputs past the size switch (native writer) equal the text walk's", () => {
+    const schema = {
+      properties: {
+        rows: {
+          items: { prefixItems: [{ type: "integer" }, { type: "number" }, { type: "string" }] },
+        },
+      },
+    };
+    const row = (i: number) => [2 ** 60 + i * 4096, i, hostile[i % hostile.length]!];
+    const small = { rows: Array.from({ length: 20 }, (_, i) => row(i)) };
+    const large = { rows: Array.from({ length: 4000 }, (_, i) => row(i)) };
+    const smallText = structToJson(small as never, schema);
+    const largeText = structToJson(large as never, schema);
+    expect(largeText.length).toBeGreaterThan(64 * 1024);
+    // The first rows of the large output are the small output's rows, byte for byte.
+    expect(largeText.startsWith(smallText.slice(0, -2))).toBe(true);
+    // And both agree with the engine alone.
+    expectSame(large, schema);
+  });
+});
