@@ -167,6 +167,25 @@ function memoryRatio(
     : Number.NaN;
 }
 
+/** The peak-heap rows (RSS beside them) of both directions on L, named by `target`. */
+function memoryRows(r: RunResults, target: (ours: string, base: string) => string): TargetRow[] {
+  return (
+    [
+      ["structToJson", "toJsonString"],
+      ["structFromJson", "fromJsonString"],
+    ] as const
+  ).map(([ours, base]) => {
+    const q = memoryRatio(r, ours, base, "heapMiB");
+    return {
+      target: target(ours, base),
+      measured: Number.isFinite(q)
+        ? `${q.toFixed(2)}× (heap; RSS ${fmtFactor(memoryRatio(r, ours, base, "rssMiB"))})`
+        : "n/a",
+      ok: Number.isFinite(q) ? q <= 1 : undefined,
+    };
+  });
+}
+
 /** One row of the target checklist. */
 export interface TargetRow {
   /** What the issue asks. */
@@ -221,19 +240,7 @@ export function evaluateTargets(r: RunResults): TargetRow[] {
       ok: Number.isFinite(q) ? q <= 1.2 : undefined,
     });
   }
-  for (const [ours, base] of [
-    ["structToJson", "toJsonString"],
-    ["structFromJson", "fromJsonString"],
-  ] as const) {
-    const q = memoryRatio(r, ours, base, "heapMiB");
-    rows.push({
-      target: `peak memory on L: ${ours} ≤ 1.0× ${base}`,
-      measured: Number.isFinite(q)
-        ? `${q.toFixed(2)}× (heap; RSS ${fmtFactor(memoryRatio(r, ours, base, "rssMiB"))})`
-        : "n/a",
-      ok: Number.isFinite(q) ? q <= 1 : undefined,
-    });
-  }
+  rows.push(...memoryRows(r, (ours, base) => `peak memory on L: ${ours} ≤ 1.0× ${base}`));
   return rows;
 }
 
@@ -288,17 +295,7 @@ export function evaluateIssue16Targets(r: RunResults, nodeMajor: number): Target
       ok: q === undefined ? undefined : q.min >= 1.5 && spreadWithin(q, 0.15),
     });
   }
-  for (const [ours, base] of [
-    ["structToJson", "toJsonString"],
-    ["structFromJson", "fromJsonString"],
-  ] as const) {
-    const q = memoryRatio(r, ours, base, "heapMiB");
-    rows.push({
-      target: `peak heap on L (5 MB): ${ours} ≤ 1.0× ${base}`,
-      measured: Number.isFinite(q) ? `${q.toFixed(2)}×` : "n/a",
-      ok: Number.isFinite(q) ? q <= 1 : undefined,
-    });
-  }
+  rows.push(...memoryRows(r, (ours, base) => `peak heap on L (5 MB): ${ours} ≤ 1.0× ${base}`));
   rows.push({
     target: "output byte-identical to before on every test, golden vector and decoder vector",
     measured: "checked by the test suite (vitest), not by the harness",
