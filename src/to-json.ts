@@ -28,6 +28,7 @@ import type { JsonSchema } from "./json-schema.js";
 import { MessageProbe, PlainProbe } from "./object-probes.js";
 import type { PatternEngine } from "./patterns/engine.js";
 import {
+  jsonString,
   type RawTextSink,
   rawTextMarkers,
   rawTextNative,
@@ -366,7 +367,7 @@ const CONTAINER: unique symbol = Symbol("container");
  * Node 20 and 24: concatenation wins on small outputs (no value built), the
  * native writer on large ones.
  */
-const LARGE_OUTPUT = 16 * 1024;
+const LARGE_OUTPUT = 256 * 1024;
 
 /** Thrown by a text walk that outgrew LARGE_OUTPUT. */
 const OUTPUT_LARGE: unique symbol = Symbol("output large");
@@ -480,7 +481,10 @@ class Writer {
       if (direct) {
         // Separator and key first: a container's own scope notes come after them in the walk anyway.
         if (i > 0) this.text += ",";
-        if (keys !== undefined) this.text += `${quote(key as string)}:`;
+        if (keys !== undefined) {
+          // A member the plan names carries its key pre-escaped.
+          this.text += this.plans?.takeKeyText() ?? `${jsonString(key as string)}:`;
+        }
         const out = msg ? this.unwrapMessage(v, node) : this.unwrapPlain(v, node);
         if (out === CONTAINER) {
           stack.push(this.open(this.container!, this.containerIsArray, node, stack.length + 1));
@@ -734,30 +738,11 @@ function exactInteger(v: number, raw: RawTextSink, direct: boolean): unknown {
   return raw.text(BigInt(v).toString());
 }
 
-/**
- * A string as JSON.stringify writes it. Short strings (keys, enums) are
- * scanned here and most need no escape; longer ones go to the native writer,
- * which scans and copies them faster than a scan here plus a copy (measured).
- */
-function quote(s: string): string {
-  if (s.length > SHORT_STRING) return JSON.stringify(s);
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    // Quote, backslash, control characters and surrogates (lone ones are escaped): the native writer decides.
-    if (c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0xd800 && c <= 0xdfff))
-      return JSON.stringify(s);
-  }
-  return `"${s}"`;
-}
-
-/** Strings up to this length are scanned by {@link quote} itself. */
-const SHORT_STRING = 24;
-
 /** The text of a walked primitive in text mode ({@link RAW_TEXT}: the number's own text). */
 function valueText(out: unknown, rawText: string): string {
   switch (typeof out) {
     case "string":
-      return quote(out);
+      return jsonString(out);
     case "number":
       // As JSON.stringify: -0 is "0"; non-finite numbers never get here.
       return out === 0 ? "0" : `${out}`;

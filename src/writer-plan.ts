@@ -23,6 +23,7 @@
 // members depend on patterns keeps at most MAX_PLAN_MEMBERS member answers.
 
 import type { PatternEngine } from "./patterns/engine.js";
+import { jsonString } from "./raw-number-text.js";
 import {
   type ArrayScope,
   CALL_BUDGET,
@@ -68,6 +69,8 @@ interface ReadingAnswer extends Answer {
 
 interface ChildAnswer extends Answer {
   readonly plan: NodePlan;
+  /** The member's key as JSON text with its colon (named members only). */
+  readonly keyText: string | undefined;
 }
 
 /** How an object value's members are found at a node. */
@@ -175,6 +178,8 @@ export class PlanReader implements SchemaSource {
   private readonly stamp = ++callCount;
   private spent = 0;
   private reader: SchemaReader | undefined = undefined;
+  /** See {@link takeKeyText}. */
+  private keyText: string | undefined = undefined;
 
   constructor(private readonly patterns: PatternEngine | undefined) {}
 
@@ -303,12 +308,26 @@ export class PlanReader implements SchemaSource {
       const scope = r.objectScope(node, probe, noNote);
       const before = r.units;
       const child = scope.child(key);
-      m = { plan: planOf(child, this.patterns), notes: [], cost: r.units - before, stamp: 0 };
+      m = {
+        plan: planOf(child, this.patterns),
+        notes: [],
+        cost: r.units - before,
+        stamp: 0,
+        keyText: shared ? undefined : `${jsonString(key)}:`,
+      };
       if (shared) table.unnamed = m;
       else if (table.members.size < MAX_PLAN_MEMBERS) table.members.set(key, m);
     }
     this.use(m, undefined);
+    this.keyText = m.keyText;
     return m.plan;
+  }
+
+  /** The pre-escaped key of the member last planned (once), or undefined. */
+  takeKeyText(): string | undefined {
+    const k = this.keyText;
+    this.keyText = undefined;
+    return k;
   }
 
   arrayScope(at: SchemaNode, length: number, note: NoteSink): ArrayScope {
@@ -348,7 +367,13 @@ export class PlanReader implements SchemaSource {
       const scope = r.arrayScope(node, i + 1, noNote);
       const before = r.units;
       const child = scope.child(i);
-      e = { plan: planOf(child, this.patterns), notes: [], cost: r.units - before, stamp: 0 };
+      e = {
+        plan: planOf(child, this.patterns),
+        notes: [],
+        cost: r.units - before,
+        stamp: 0,
+        keyText: undefined,
+      };
       a.elements[i] = e;
     }
     this.use(e, undefined);
