@@ -480,16 +480,18 @@ class Writer {
           : (frame.source as Record<string, unknown>)[key as string];
       if (direct) {
         // Separator and key first: a container's own scope notes come after them in the walk anyway.
-        if (i > 0) this.text += ",";
+        // One append per member (short pieces are joined flat first): fewer rope nodes.
+        let piece = i > 0 ? "," : "";
         if (keys !== undefined) {
           // A member the plan names carries its key pre-escaped.
-          this.text += this.plans?.takeKeyText() ?? `${jsonString(key as string)}:`;
+          piece += this.plans?.takeKeyText() ?? `${jsonString(key as string)}:`;
         }
         const out = msg ? this.unwrapMessage(v, node) : this.unwrapPlain(v, node);
         if (out === CONTAINER) {
+          this.text += piece;
           stack.push(this.open(this.container!, this.containerIsArray, node, stack.length + 1));
         } else {
-          this.text += valueText(out, this.rawText);
+          this.text += piece + valueText(out, this.rawText);
         }
         continue;
       }
