@@ -384,6 +384,18 @@ const DIRECT_TEXT: RawTextSink = {
   finish: () => undefined,
 };
 
+/** A text walk's own sink: the number's text stays here until it is written (no object per number). */
+class TextSink implements RawTextSink {
+  last = "";
+  text(text: string): unknown {
+    this.last = text;
+    return RAW_TEXT;
+  }
+  finish(): undefined {
+    return undefined;
+  }
+}
+
 /**
  * One walk of one Struct: builds the output value and reports diagnostics. The
  * walk keeps its own stack of frames (no recursion over the input's depth), so
@@ -411,8 +423,8 @@ class Writer {
   private held: Diagnostic[] | undefined;
   /** Text mode (sink {@link DIRECT_TEXT}): the JSON text written so far. */
   text = "";
-  /** Text mode: the text of the last number {@link RAW_TEXT} stood for. */
-  private rawText = "";
+  /** Text mode: keeps the text of the last number {@link RAW_TEXT} stood for. */
+  private readonly textSink: TextSink | undefined;
   private readonly direct: boolean;
   private readonly raw: RawTextSink | undefined;
 
@@ -436,15 +448,8 @@ class Writer {
       this.schema = new SchemaReader({ patterns: opts.patterns });
     }
     this.direct = raw === DIRECT_TEXT;
-    this.raw = this.direct
-      ? {
-          text: (text) => {
-            this.rawText = text;
-            return RAW_TEXT;
-          },
-          finish: () => undefined,
-        }
-      : raw;
+    this.textSink = this.direct ? new TextSink() : undefined;
+    this.raw = this.textSink ?? raw;
   }
 
   run(fields: Record<string, unknown>, msg: boolean, root: SchemaNode): unknown {
@@ -491,7 +496,7 @@ class Writer {
           this.text += piece;
           stack.push(this.open(this.container!, this.containerIsArray, node, stack.length + 1));
         } else {
-          this.text += piece + valueText(out, this.rawText);
+          this.text += piece + valueText(out, this.textSink!.last);
         }
         continue;
       }
