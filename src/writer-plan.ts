@@ -304,17 +304,11 @@ export class PlanReader implements SchemaSource {
     const shared = table.named !== undefined && !table.named.has(key);
     let m = shared ? table.unnamed : table.members.get(key);
     if (m === undefined) {
-      const r = this.fresh();
-      const scope = r.objectScope(node, probe, noNote);
-      const before = r.units;
-      const child = scope.child(key);
-      m = {
-        plan: planOf(child, this.patterns),
-        notes: [],
-        cost: r.units - before,
-        stamp: 0,
-        keyText: shared ? undefined : `${jsonString(key)}:`,
-      };
+      m = this.measureChild(
+        (r) => r.objectScope(node, probe, noNote),
+        key,
+        shared ? undefined : `${jsonString(key)}:`,
+      );
       if (shared) table.unnamed = m;
       else if (table.members.size < MAX_PLAN_MEMBERS) table.members.set(key, m);
     }
@@ -358,22 +352,34 @@ export class PlanReader implements SchemaSource {
     return a.scope === SCOPE_EMPTY ? EMPTY_PLAN_SCOPE : new ElementPlanScope(this, plan.node, a);
   }
 
+  /**
+   * A child's answer, measured on a fresh reader: the units its question costs
+   * a call the first time, past those of the scope `open` asks for.
+   */
+  private measureChild<K extends string | number>(
+    open: (r: SchemaReader) => { child(at: K): SchemaNode },
+    at: K,
+    keyText: string | undefined,
+  ): ChildAnswer {
+    const r = this.fresh();
+    const scope = open(r);
+    const before = r.units;
+    const child = scope.child(at);
+    return {
+      plan: planOf(child, this.patterns),
+      notes: [],
+      cost: r.units - before,
+      stamp: 0,
+      keyText,
+    };
+  }
+
   /** The plan of element `index` of an array scope. */
   element(a: ArrayAnswer, node: SchemaNode, index: number): NodePlan {
     const i = Math.min(index, a.tail);
     let e = a.elements[i];
     if (e === undefined) {
-      const r = this.fresh();
-      const scope = r.arrayScope(node, i + 1, noNote);
-      const before = r.units;
-      const child = scope.child(i);
-      e = {
-        plan: planOf(child, this.patterns),
-        notes: [],
-        cost: r.units - before,
-        stamp: 0,
-        keyText: undefined,
-      };
+      e = this.measureChild((r) => r.arrayScope(node, i + 1, noNote), i, undefined);
       a.elements[i] = e;
     }
     this.use(e, undefined);
