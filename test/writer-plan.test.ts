@@ -169,7 +169,7 @@ describe("text written during the walk and by the native writer agree", () => {
     "back\\slash",
     "*/ comment",
     "line\u2028sep\u2029",
-    "${template}",
+    "\u0024{template}", // a template opener ("$" and "{"), as data
     "\u0000\u001f\u007f",
     "lone \ud800 high",
     "lone \udc00 low",
@@ -178,7 +178,7 @@ describe("text written during the walk and by the native writer agree", () => {
     "__proto__",
     "constructor",
     "",
-    "x".repeat(30) + '"',
+    `${"x".repeat(30)}"`,
   ];
 
   test("hostile keys and strings are written exactly as JSON.stringify writes them", () => {
