@@ -322,7 +322,14 @@ describe("compile once", () => {
     expect(rootNode(true)).toBe(UNKNOWN_NODE);
     expect(rootNode(null)).toBe(UNKNOWN_NODE);
     expect(rootNode(undefined)).toBe(UNKNOWN_NODE);
-    expect(compileSchema({ ...s })).not.toBe(c);
+    // Issue 16: equal schemas in new objects are reused by content (the first
+    // of a fingerprint is compiled per object, lazily; from the second on, one
+    // compiled copy serves them all).
+    const byContent = compileSchema({ ...s });
+    expect(byContent).not.toBe(c);
+    expect(compileSchema({ ...s })).toBe(byContent);
+    expect(compileSchema(JSON.parse(JSON.stringify(s)))).toBe(byContent);
+    expect(compileSchema({ properties: { a: { type: "number" } } })).not.toBe(byContent);
   });
 
   test("compiling is lazy: a huge schema compiles without reading its definitions", () => {

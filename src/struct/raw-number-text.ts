@@ -79,6 +79,25 @@ export function spliceMarkers(
   return out + json.slice(from);
 }
 
+/**
+ * A string as JSON.stringify writes it. Short strings (keys, enums) are
+ * scanned here and most need no escape; longer ones go to the native writer,
+ * which scans and copies them faster than a scan here plus a copy (measured).
+ */
+export function jsonString(s: string): string {
+  if (s.length > SHORT_STRING) return JSON.stringify(s);
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    // Quote, backslash, control characters and surrogates (lone ones are escaped): the native writer decides.
+    if (c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0xd800 && c <= 0xdfff))
+      return JSON.stringify(s);
+  }
+  return `"${s}"`;
+}
+
+/** Strings up to this length are scanned by {@link jsonString} itself. */
+const SHORT_STRING = 24;
+
 /** A number's text, as written by {@link writeJsonText}. */
 export class RawText {
   constructor(readonly text: string) {}

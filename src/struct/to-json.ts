@@ -15,7 +15,12 @@
 
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { ListValue, Struct, Value } from "@bufbuild/protobuf/wkt";
-import { type DiagnosticCode, type DiagnosticHandler, ignoreDiagnostics } from "../diagnostics.js";
+import {
+  type Diagnostic,
+  type DiagnosticCode,
+  type DiagnosticHandler,
+  ignoreDiagnostics,
+} from "../diagnostics.js";
 import { StructJsonError } from "../errors.js";
 import type { JsonPointer } from "../json-pointer.js";
 import { pointerFrom } from "../json-pointer.js";
@@ -35,12 +40,14 @@ import type { JsonSchema } from "../schema/json-schema.js";
 import { MessageProbe, PlainProbe } from "./object-probes.js";
 import { setOwnProperty } from "./own-property.js";
 import {
+  jsonString,
   type RawTextSink,
   rawTextMarkers,
   rawTextNative,
   rawTextObjects,
   writeJsonText,
 } from "./raw-number-text.js";
+import { PLAN_OVER_BUDGET, PlanReader, type SchemaSource, writerPlans } from "./writer-plan.js";
 
 /**
  * Options of {@link structToJson}, {@link structMessageToJson} and
@@ -211,6 +218,9 @@ function isStructMessage(x: unknown): x is Struct {
  */
 const NATIVE_STRINGIFY_DEPTH = 256;
 
+/** The output containers of a writer in text mode: nothing is built. */
+const EMPTY_OUT: unknown[] = [];
+
 function writeStruct(
   fields: Record<string, unknown>,
   msg: boolean,
@@ -224,9 +234,33 @@ function writeStruct(
     const w = new Writer(opts, undefined);
     return writeJsonText(w.run(fields, msg, root), "", true);
   }
-  const sink = rawTextNative() ?? rawTextMarkers();
-  const first = new Writer(opts, sink);
-  const out = first.run(fields, msg, root);
+  // The schema is read through plans (./writer-plan.ts) unless there is none.
+  // Every walk holds its diagnostics back until it is known to stand: a walk
+  // through plans whose total may pass the budget is redone by the engine
+  // alone, and a text walk that outgrows LARGE_OUTPUT is redone natively.
+  let plans = !root.isUnknown && writerPlans.enabled;
+  if (indentString(opts.indent) === "") {
+    // Small outputs are written as text during the walk: no value is built and
+    // no marker spliced. Large ones go to the native JSON.stringify (below),
+    // which writes long outputs faster than string concatenation (measured).
+    for (;;) {
+      const w = new Writer(opts, DIRECT_TEXT, plans, true);
+      const outcome = attempt(w, fields, msg, root);
+      if (outcome === DONE) return w.text;
+      if (outcome === OUTPUT_LARGE) break;
+      plans = false;
+    }
+  }
+  let sink: RawTextSink;
+  let first: Writer;
+  let out: unknown;
+  for (;;) {
+    sink = rawTextNative() ?? rawTextMarkers();
+    first = new Writer(opts, sink, plans, true);
+    out = attempt(first, fields, msg, root);
+    if (out !== PLAN_OVER_BUDGET) break;
+    plans = false;
+  }
   if (first.maxDepth <= NATIVE_STRINGIFY_DEPTH) {
     const text = sink.finish(out, opts.indent);
     if (text !== undefined) return text;
@@ -236,6 +270,36 @@ function writeStruct(
   // which needs no markers and no stack. Diagnostics were already reported.
   const w = new Writer({ ...opts, onDiagnostic: ignoreDiagnostics }, rawTextObjects());
   return writeJsonText(w.run(fields, msg, root), indentString(opts.indent), false);
+}
+
+/** What {@link attempt} returns when a text walk finished (its text is in the writer). */
+const DONE: unique symbol = Symbol("done");
+
+/**
+ * Runs a walk whose diagnostics are held: its output (DONE for a text walk),
+ * or PLAN_OVER_BUDGET / OUTPUT_LARGE when it must be redone (its diagnostics
+ * dropped). Any other error is the call's: the held diagnostics go out first.
+ */
+function attempt(
+  w: Writer,
+  fields: Record<string, unknown>,
+  msg: boolean,
+  root: SchemaNode,
+): unknown {
+  let out: unknown;
+  try {
+    out = w.run(fields, msg, root);
+  } catch (e) {
+    if (e === PLAN_OVER_BUDGET) {
+      writerPlans.redone++;
+      return e;
+    }
+    if (e === OUTPUT_LARGE) return e;
+    w.flush();
+    throw e;
+  }
+  w.flush();
+  return w.text === "" ? out : DONE;
 }
 
 export function resolveOptions(
@@ -299,6 +363,41 @@ interface Frame {
 const CONTAINER: unique symbol = Symbol("container");
 
 /**
+ * Longest output (in UTF-16 units) written as text during the walk; past it the
+ * walk is redone and the text written by the native JSON.stringify. Measured on
+ * Node 20 and 24: concatenation wins on small outputs (no value built), the
+ * native writer on large ones.
+ */
+const LARGE_OUTPUT = 256 * 1024;
+
+/** Thrown by a text walk that outgrew LARGE_OUTPUT. */
+const OUTPUT_LARGE: unique symbol = Symbol("output large");
+
+/** What {@link Writer.number} returns in text mode for a text of its own; the text is in `Writer.rawText`. */
+const RAW_TEXT: unique symbol = Symbol("raw text");
+
+/**
+ * The sink of a writer in text mode: `Writer` writes JSON text as it walks and
+ * keeps a number's own text in `rawText` (no stand-in object per number).
+ */
+const DIRECT_TEXT: RawTextSink = {
+  text: () => RAW_TEXT,
+  finish: () => undefined,
+};
+
+/** A text walk's own sink: the number's text stays here until it is written (no object per number). */
+class TextSink implements RawTextSink {
+  last = "";
+  text(text: string): unknown {
+    this.last = text;
+    return RAW_TEXT;
+  }
+  finish(): undefined {
+    return undefined;
+  }
+}
+
+/**
  * One walk of one Struct: builds the output value and reports diagnostics. The
  * walk keeps its own stack of frames (no recursion over the input's depth), so
  * only `recursionLimit` bounds the nesting, whatever the runtime's stack.
@@ -318,29 +417,58 @@ class Writer {
   private containerIsArray = false;
   private codesHere: DiagnosticCode[] | undefined;
   /** The schema reader of this walk: one budget for the whole call. */
-  private readonly schema: SchemaReader;
+  private readonly schema: SchemaSource;
+  /** Set when the walk reads plans: the schema source that makes them. */
+  private readonly plans: PlanReader | undefined;
+  /** Diagnostics held back until a walk through plans is known to stand. */
+  private held: Diagnostic[] | undefined;
+  /** Text mode (sink {@link DIRECT_TEXT}): the JSON text written so far. */
+  text = "";
+  /** Text mode: keeps the text of the last number {@link RAW_TEXT} stood for. */
+  private readonly textSink: TextSink | undefined;
+  private readonly direct: boolean;
+  private readonly raw: RawTextSink | undefined;
 
   constructor(
     private readonly opts: StructToJsonOptions,
     /** Where texts JSON.stringify cannot write go; undefined for ECMAScript number form (canonical). */
-    private readonly raw: RawTextSink | undefined,
+    raw: RawTextSink | undefined,
+    /** Read the schema through plans (./writer-plan.ts); the caller handles PLAN_OVER_BUDGET. */
+    planned = false,
+    /** Hold diagnostics back until {@link flush} (a text walk also stops at OUTPUT_LARGE). */
+    hold = false,
   ) {
     this.decimal = opts.wholeFloats === "decimal";
     this.note = (code) => this.report(code);
-    this.schema = new SchemaReader({ patterns: opts.patterns });
+    this.held = hold ? [] : undefined;
+    if (planned) {
+      this.plans = new PlanReader(opts.patterns);
+      this.schema = this.plans;
+    } else {
+      this.plans = undefined;
+      this.schema = new SchemaReader({ patterns: opts.patterns });
+    }
+    this.direct = raw === DIRECT_TEXT;
+    this.textSink = this.direct ? new TextSink() : undefined;
+    this.raw = this.textSink ?? raw;
   }
 
   run(fields: Record<string, unknown>, msg: boolean, root: SchemaNode): unknown {
     this.msg = msg;
+    const direct = this.direct;
     const stack: Frame[] = [];
     const tokens = this.tokens;
-    const rootFrame = this.open(fields, false, root, 1);
+    const rootFrame = this.open(fields, false, this.plans?.root(root) ?? root, 1);
     stack.push(rootFrame);
     while (stack.length > 0) {
       const frame = stack[stack.length - 1]!;
       if (frame.next === frame.length) {
         stack.pop();
         tokens.pop();
+        if (direct) {
+          this.text += frame.keys === undefined ? "]" : "}";
+          if (this.text.length > LARGE_OUTPUT && this.held !== undefined) throw OUTPUT_LARGE;
+        }
         continue;
       }
       const i = frame.next++;
@@ -356,6 +484,23 @@ class Writer {
         keys === undefined
           ? (frame.source as readonly unknown[])[i]
           : (frame.source as Record<string, unknown>)[key as string];
+      if (direct) {
+        // Separator and key first: a container's own scope notes come after them in the walk anyway.
+        // One append per member (short pieces are joined flat first): fewer rope nodes.
+        let piece = i > 0 ? "," : "";
+        if (keys !== undefined) {
+          // A member the plan names carries its key pre-escaped.
+          piece += this.plans?.takeKeyText() ?? `${jsonString(key as string)}:`;
+        }
+        const out = msg ? this.unwrapMessage(v, node) : this.unwrapPlain(v, node);
+        if (out === CONTAINER) {
+          this.text += piece;
+          stack.push(this.open(this.container!, this.containerIsArray, node, stack.length + 1));
+        } else {
+          this.text += piece + valueText(out, this.textSink!.last);
+        }
+        continue;
+      }
       let out = msg ? this.unwrapMessage(v, node) : this.unwrapPlain(v, node);
       if (out === CONTAINER) {
         const opened = this.open(this.container!, this.containerIsArray, node, stack.length + 1);
@@ -395,7 +540,7 @@ class Writer {
         source: items,
         keys: undefined,
         length: n,
-        out: new Array<unknown>(n),
+        out: this.direct ? EMPTY_OUT : new Array<unknown>(n),
         unknownChild: node.isUnknown ? node : undefined,
         scope: node.isUnknown ? undefined : this.schema.arrayScope(node, n, this.note),
         next: 0,
@@ -407,7 +552,7 @@ class Writer {
         source: fields,
         keys,
         length: keys.length,
-        out: {},
+        out: this.direct ? EMPTY_OUT : {},
         unknownChild: node.isUnknown ? node : undefined,
         scope: node.isUnknown
           ? undefined
@@ -415,6 +560,7 @@ class Writer {
         next: 0,
       };
     }
+    if (this.direct) this.text += array ? "[" : "{";
     this.tokens.push(0);
     return frame;
   }
@@ -432,8 +578,19 @@ class Writer {
   private report(code: DiagnosticCode): void {
     this.codesHere?.push(code);
     // Building the pointer costs more than the rest of a number's work: skip it when nobody listens.
-    if (this.opts.onDiagnostic !== ignoreDiagnostics)
-      this.opts.onDiagnostic({ code, path: this.path() });
+    if (this.opts.onDiagnostic !== ignoreDiagnostics) {
+      const d: Diagnostic = { code, path: this.path() };
+      if (this.held !== undefined) this.held.push(d);
+      else this.opts.onDiagnostic(d);
+    }
+  }
+
+  /** Delivers the diagnostics a walk through plans held back, in order. */
+  flush(): void {
+    const held = this.held;
+    if (held === undefined) return;
+    this.held = undefined;
+    for (const d of held) this.opts.onDiagnostic(d);
   }
 
   private fail(
@@ -523,7 +680,7 @@ class Writer {
         }
         if (v > MAX_SAFE || v < -MAX_SAFE) {
           this.report("integer-precision-lost");
-          return raw === undefined ? v : exactInteger(v, raw);
+          return raw === undefined ? v : exactInteger(v, raw, this.direct);
         }
         return v;
       case "number":
@@ -539,7 +696,7 @@ class Writer {
         this.report("ambiguous-number");
         if (v > MAX_SAFE || v < -MAX_SAFE) {
           this.report("integer-precision-lost");
-          return raw === undefined ? v : exactInteger(v, raw);
+          return raw === undefined ? v : exactInteger(v, raw, this.direct);
         }
         return v;
       default:
@@ -575,12 +732,31 @@ class Writer {
  * does not end in 0 nothing was padded and it is exact, so the number itself
  * can go to JSON.stringify, and only the rest pays for BigInt.
  */
-function exactInteger(v: number, raw: RawTextSink): unknown {
-  if (v < 1e21 && v > -1e21) {
+function exactInteger(v: number, raw: RawTextSink, direct: boolean): unknown {
+  // A text walk writes the digits (the same text where JS's own form is exact):
+  // BigInt(v).toString() costs less than String(v) (measured 46–85 ns against
+  // 90–188 ns). A walk for the native writer keeps exact numbers as numbers,
+  // so that only the others need a stand-in.
+  if (!direct && v < 1e21 && v > -1e21) {
     const js = String(v);
     if (js.charCodeAt(js.length - 1) !== 48) return v;
     const digits = BigInt(v).toString();
     return digits === js ? v : raw.text(digits);
   }
   return raw.text(BigInt(v).toString());
+}
+
+/** The text of a walked primitive in text mode ({@link RAW_TEXT}: the number's own text). */
+function valueText(out: unknown, rawText: string): string {
+  switch (typeof out) {
+    case "string":
+      return jsonString(out);
+    case "number":
+      // As JSON.stringify: -0 is "0"; non-finite numbers never get here.
+      return out === 0 ? "0" : `${out}`;
+    case "boolean":
+      return out ? "true" : "false";
+    default:
+      return out === RAW_TEXT ? rawText : "null";
+  }
 }

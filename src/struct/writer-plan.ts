@@ -1,0 +1,432 @@
+// Writer plans: what the schema says at each position, resolved once per
+// schema node and kept beside the compiled schema, so that a call asks the
+// schema engine only at value-dependent unions.
+//
+// A plan holds, per schema node, the answers a SchemaReader gives (a number
+// reading per whole/fractional value, an object's or array's notes, each
+// member's and element's node) together with the units each answer costs a
+// call the first time it is asked. A call through plans adds up those costs
+// once per answer it uses (a stamp per answer marks the call that paid) and
+// asks a real SchemaReader of its own only at value-dependent unions. While
+// the total stays within CALL_BUDGET no question of the call can run out of
+// budget, so every answer, note and diagnostic is the one the engine gives
+// (see ./schema/reader.ts: a position's allowance always covers its repeat
+// charges, so only first-time costs can exhaust a call). The total counts
+// every distinct member key in full, where the engine shares one answer
+// between keys no `properties` names only when it knows; it can only be
+// higher than the engine's. When it passes CALL_BUDGET the call stops and the
+// writer redoes it with the engine alone (see to-json.ts), so a call's output
+// never depends on plans.
+//
+// Memory: a plan grows with the schema (named members, prefix items), not with
+// the arguments: keys no `properties` names share one answer, and a node whose
+// members depend on patterns keeps at most MAX_PLAN_MEMBERS member answers.
+
+import type { PatternEngine } from "../patterns/engine.js";
+import {
+  type ArrayScope,
+  CALL_BUDGET,
+  type NoteSink,
+  type NumberReading,
+  type ObjectProbe,
+  type ObjectScope,
+  type SchemaNode,
+  type SchemaNote,
+  SchemaReader,
+  UNKNOWN_NODE,
+} from "../schema/index.js";
+import { type Costed, K_COMPLEX, K_UNDECIDED, NodeBase } from "../schema/nodes.js";
+import { type ArrayInfo, type ObjectInfo, probeSignature } from "../schema/object-info.js";
+import { jsonString } from "./raw-number-text.js";
+
+/**
+ * Internal switch for tests: false reads every schema through the engine
+ * alone (the path a call over budget takes), to compare both paths;
+ * `redone` counts calls redone by the engine.
+ */
+export const writerPlans = { enabled: true, redone: 0 };
+
+/** Most member answers kept per plan for keys that cannot share one (a node with `patternProperties`). */
+export const MAX_PLAN_MEMBERS = 1024;
+
+/** What a walk asks of the schema at each position: a SchemaReader, or a {@link PlanReader}. */
+export interface SchemaSource {
+  numberReading(node: SchemaNode, value: number, note: NoteSink): NumberReading;
+  objectScope(node: SchemaNode, probe: ObjectProbe, note: NoteSink): ObjectScope;
+  arrayScope(node: SchemaNode, length: number, note: NoteSink): ArrayScope;
+}
+
+/** One answer with its notes and its first-time cost; `stamp` is the last call that paid for it. */
+interface Answer {
+  readonly notes: readonly SchemaNote[];
+  readonly cost: number;
+  stamp: number;
+}
+
+interface ReadingAnswer extends Answer {
+  readonly reading: NumberReading;
+}
+
+interface ChildAnswer extends Answer {
+  readonly plan: NodePlan;
+  /** The member's key as JSON text with its colon (named members only). */
+  readonly keyText: string | undefined;
+}
+
+/** How an object value's members are found at a node. */
+const SCOPE_EMPTY = 0; // nothing known below: every member is unknown, at no cost
+const SCOPE_STATIC = 1; // the same members whatever the object holds
+const SCOPE_VIEWS = 2; // branches depend on the content: one member table per probe signature
+const SCOPE_ENGINE = 3; // the engine kept no answer to plan from: the call's own SchemaReader decides
+
+/** Member answers of an object scope (or of one view of it). */
+interface MemberTable extends Answer {
+  /** The names `properties` declare; undefined when every key is its own question. */
+  readonly named: ReadonlySet<string> | undefined;
+  readonly members: Map<string, ChildAnswer>;
+  /** The answer every key outside `named` shares. */
+  unnamed: ChildAnswer | undefined;
+}
+
+interface ObjectAnswer extends MemberTable {
+  readonly scope: number;
+  /** SCOPE_VIEWS: the members the dynamic predicates look at. */
+  readonly keys: readonly string[];
+  /** SCOPE_VIEWS: a member table per probe signature (at most MAX_PLAN_VIEWS). */
+  readonly views: Map<string, MemberTable>;
+}
+
+/** Most views kept per object plan (one per distinct content the branch predicates see). */
+export const MAX_PLAN_VIEWS = 64;
+
+interface ArrayAnswer extends Answer {
+  /** SCOPE_EMPTY, SCOPE_STATIC (elements from the plan) or SCOPE_ENGINE (the call's own reader). */
+  readonly scope: number;
+  /** Elements at or past this index share its node. */
+  readonly tail: number;
+  readonly elements: (ChildAnswer | undefined)[];
+}
+
+/** What the writer knows of one schema node; stands for the node in the walk. */
+export class NodePlan implements SchemaNode {
+  readonly isUnknown: boolean;
+  whole: ReadingAnswer | undefined = undefined;
+  fraction: ReadingAnswer | undefined = undefined;
+  object: ObjectAnswer | undefined = undefined;
+  array: ArrayAnswer | undefined = undefined;
+  constructor(readonly node: SchemaNode) {
+    this.isUnknown = node.isUnknown;
+  }
+}
+
+const noNote: NoteSink = () => {};
+const noProbe: ObjectProbe = { has: () => false, primitive: () => undefined };
+
+/** Plans by pattern engine (member answers depend on it), then by schema node. */
+const plansByEngine = new WeakMap<object, WeakMap<SchemaNode, NodePlan>>();
+const NO_ENGINE = {};
+
+function plansOf(engine: PatternEngine | undefined): WeakMap<SchemaNode, NodePlan> {
+  const k = engine ?? NO_ENGINE;
+  let m = plansByEngine.get(k);
+  if (m === undefined) {
+    m = new WeakMap();
+    plansByEngine.set(k, m);
+  }
+  return m;
+}
+
+/** The plan of `node` for calls with `engine`. */
+export function planOf(node: SchemaNode, engine: PatternEngine | undefined): NodePlan {
+  const plans = plansOf(engine);
+  let p = plans.get(node);
+  if (p === undefined) {
+    p = new NodePlan(node);
+    plans.set(node, p);
+  }
+  return p;
+}
+
+/** The shared answer `question` of a node, when the engine kept it. */
+function sharedAnswer<T>(node: SchemaNode, question: string): T | undefined {
+  if (!(node instanceof NodeBase)) return undefined;
+  return (node.answers?.get(question) as Costed<T> | undefined)?.value;
+}
+
+/** True when the reader answers nothing below `node` without a budget (see SchemaReader.containerInfo). */
+function emptyContainer(node: SchemaNode): boolean {
+  return (
+    !(node instanceof NodeBase) ||
+    node.isUnknown ||
+    node.kind === K_COMPLEX ||
+    node.kind === K_UNDECIDED ||
+    node.doc === null
+  );
+}
+
+/** Thrown inside a plan walk when its total may pass CALL_BUDGET; the writer redoes the call. */
+export const PLAN_OVER_BUDGET: unique symbol = Symbol("plan over budget");
+
+let callCount = 0;
+
+/**
+ * The schema source of one call through plans: answers from plans, first-time
+ * costs added up, a SchemaReader of its own for value-dependent unions.
+ * Throws {@link PLAN_OVER_BUDGET} when the total may pass CALL_BUDGET.
+ */
+export class PlanReader implements SchemaSource {
+  private readonly stamp = ++callCount;
+  private spent = 0;
+  private reader: SchemaReader | undefined = undefined;
+  /** See {@link takeKeyText}. */
+  private keyText: string | undefined = undefined;
+
+  constructor(private readonly patterns: PatternEngine | undefined) {}
+
+  /** The plan to start a walk at. */
+  root(node: SchemaNode): NodePlan {
+    return planOf(node, this.patterns);
+  }
+
+  private fresh(): SchemaReader {
+    return new SchemaReader({ patterns: this.patterns });
+  }
+
+  private own(): SchemaReader {
+    this.reader ??= new SchemaReader({ patterns: this.patterns });
+    return this.reader;
+  }
+
+  private check(): void {
+    if (this.spent + (this.reader === undefined ? 0 : this.reader.units) > CALL_BUDGET) {
+      throw PLAN_OVER_BUDGET;
+    }
+  }
+
+  /** Charges `a`'s cost if this call has not paid for it yet, and replays its notes. */
+  private use(a: Answer, note: NoteSink | undefined): void {
+    if (a.stamp !== this.stamp) {
+      a.stamp = this.stamp;
+      if (a.cost !== 0) {
+        this.spent += a.cost;
+        this.check();
+      }
+    }
+    if (note !== undefined) for (const n of a.notes) note(n);
+  }
+
+  numberReading(at: SchemaNode, value: number, note: NoteSink): NumberReading {
+    const plan = at as NodePlan;
+    const whole = Number.isInteger(value);
+    let a = whole ? plan.whole : plan.fraction;
+    if (a === undefined) {
+      const r = this.fresh();
+      const notes: SchemaNote[] = [];
+      const reading = r.numberReading(plan.node, value, (n) => notes.push(n));
+      a = { reading, notes, cost: r.units, stamp: 0 };
+      if (whole) plan.whole = a;
+      else plan.fraction = a;
+    }
+    this.use(a, note);
+    return a.reading;
+  }
+
+  objectScope(at: SchemaNode, probe: ObjectProbe, note: NoteSink): ObjectScope {
+    const plan = at as NodePlan;
+    let a = plan.object;
+    if (a === undefined) a = plan.object = this.planObject(plan.node);
+    switch (a.scope) {
+      case SCOPE_STATIC:
+        this.use(a, note);
+        return new TableScope(this, plan.node, probe, a);
+      case SCOPE_VIEWS: {
+        const signature = probeSignature(a.keys, probe);
+        let view = a.views.get(signature);
+        if (view === undefined) {
+          const r = this.fresh();
+          const notes: SchemaNote[] = [];
+          r.objectScope(plan.node, probe, (n) => notes.push(n));
+          view = {
+            notes,
+            cost: r.units,
+            stamp: 0,
+            named: a.named,
+            members: new Map(),
+            unnamed: undefined,
+          };
+          if (a.views.size < MAX_PLAN_VIEWS) a.views.set(signature, view);
+        } else if (view.stamp === this.stamp && a.keys.length !== 0) {
+          // The engine charges the predicates' keys at every object, not only the first time.
+          this.spent += a.keys.length;
+          this.check();
+        }
+        this.use(view, note);
+        return new TableScope(this, plan.node, probe, view);
+      }
+      case SCOPE_ENGINE: {
+        const scope = this.own().objectScope(plan.node, probe, note);
+        this.check();
+        return new DynamicScope<string>(this, scope);
+      }
+      default:
+        this.use(a, note);
+        return EMPTY_PLAN_SCOPE;
+    }
+  }
+
+  private planObject(node: SchemaNode): ObjectAnswer {
+    const r = this.fresh();
+    const notes: SchemaNote[] = [];
+    r.objectScope(node, noProbe, (n) => notes.push(n));
+    const info = emptyContainer(node) ? undefined : sharedAnswer<ObjectInfo>(node, "o");
+    const scope = emptyContainer(node)
+      ? SCOPE_EMPTY
+      : info === undefined
+        ? SCOPE_ENGINE
+        : info.dynamic.length > 0
+          ? SCOPE_VIEWS
+          : SCOPE_STATIC;
+    return {
+      notes,
+      cost: r.units,
+      stamp: 0,
+      scope,
+      named: info?.named,
+      keys: info?.keys ?? [],
+      members: new Map(),
+      unnamed: undefined,
+      views: new Map(),
+    };
+  }
+
+  /** The plan of member `key` of an object whose members `table` answers (`probe`: the object's content). */
+  member(table: MemberTable, node: SchemaNode, probe: ObjectProbe, key: string): NodePlan {
+    const shared = table.named !== undefined && !table.named.has(key);
+    let m = shared ? table.unnamed : table.members.get(key);
+    if (m === undefined) {
+      m = this.measureChild(
+        (r) => r.objectScope(node, probe, noNote),
+        key,
+        shared ? undefined : `${jsonString(key)}:`,
+      );
+      if (shared) table.unnamed = m;
+      else if (table.members.size < MAX_PLAN_MEMBERS) table.members.set(key, m);
+    }
+    this.use(m, undefined);
+    this.keyText = m.keyText;
+    return m.plan;
+  }
+
+  /** The pre-escaped key of the member last planned (once), or undefined. */
+  takeKeyText(): string | undefined {
+    const k = this.keyText;
+    this.keyText = undefined;
+    return k;
+  }
+
+  arrayScope(at: SchemaNode, length: number, note: NoteSink): ArrayScope {
+    const plan = at as NodePlan;
+    let a = plan.array;
+    if (a === undefined) {
+      const r = this.fresh();
+      const notes: SchemaNote[] = [];
+      r.arrayScope(plan.node, length, (n) => notes.push(n));
+      const empty = emptyContainer(plan.node);
+      const info = empty ? undefined : sharedAnswer<ArrayInfo>(plan.node, "a");
+      a = plan.array = {
+        notes,
+        cost: r.units,
+        stamp: 0,
+        // Not empty and no answer kept (too complex, or the node's answers are full): the engine decides.
+        scope: empty ? SCOPE_EMPTY : info === undefined ? SCOPE_ENGINE : SCOPE_STATIC,
+        tail: info?.tail ?? 0,
+        elements: [],
+      };
+    }
+    if (a.scope === SCOPE_ENGINE) {
+      const scope = this.own().arrayScope(plan.node, length, note);
+      this.check();
+      return new DynamicScope<number>(this, scope);
+    }
+    this.use(a, note);
+    return a.scope === SCOPE_EMPTY ? EMPTY_PLAN_SCOPE : new ElementPlanScope(this, plan.node, a);
+  }
+
+  /**
+   * A child's answer, measured on a fresh reader: the units its question costs
+   * a call the first time, past those of the scope `open` asks for.
+   */
+  private measureChild<K extends string | number>(
+    open: (r: SchemaReader) => { child(at: K): SchemaNode },
+    at: K,
+    keyText: string | undefined,
+  ): ChildAnswer {
+    const r = this.fresh();
+    const scope = open(r);
+    const before = r.units;
+    const child = scope.child(at);
+    return {
+      plan: planOf(child, this.patterns),
+      notes: [],
+      cost: r.units - before,
+      stamp: 0,
+      keyText,
+    };
+  }
+
+  /** The plan of element `index` of an array scope. */
+  element(a: ArrayAnswer, node: SchemaNode, index: number): NodePlan {
+    const i = Math.min(index, a.tail);
+    let e = a.elements[i];
+    if (e === undefined) {
+      e = this.measureChild((r) => r.arrayScope(node, i + 1, noNote), i, undefined);
+      a.elements[i] = e;
+    }
+    this.use(e, undefined);
+    return e.plan;
+  }
+
+  /** A member or element node the call's own reader found (value-dependent unions). */
+  wrap(node: SchemaNode): NodePlan {
+    this.check();
+    return planOf(node, this.patterns);
+  }
+}
+
+/** The plan every position below an unknown one has. */
+const UNKNOWN_PLAN = new NodePlan(UNKNOWN_NODE);
+const EMPTY_PLAN_SCOPE: ObjectScope & ArrayScope = { child: () => UNKNOWN_PLAN };
+
+class TableScope implements ObjectScope {
+  constructor(
+    private readonly reader: PlanReader,
+    private readonly node: SchemaNode,
+    private readonly probe: ObjectProbe,
+    private readonly table: MemberTable,
+  ) {}
+  child(key: string): SchemaNode {
+    return this.reader.member(this.table, this.node, this.probe, key);
+  }
+}
+
+/** A scope the call's own reader found: its children get plans, its costs count in the call's total. */
+class DynamicScope<K extends string | number> {
+  constructor(
+    private readonly reader: PlanReader,
+    private readonly scope: { child(at: K): SchemaNode },
+  ) {}
+  child(at: K): SchemaNode {
+    return this.reader.wrap(this.scope.child(at));
+  }
+}
+
+class ElementPlanScope implements ArrayScope {
+  constructor(
+    private readonly reader: PlanReader,
+    private readonly node: SchemaNode,
+    private readonly answer: ArrayAnswer,
+  ) {}
+  child(index: number): SchemaNode {
+    return this.reader.element(this.answer, this.node, index);
+  }
+}
