@@ -79,24 +79,46 @@ function hasFloatText(root: JsonNode): boolean {
  * `constructor` and `toString` are ordinary keys, and `required` cannot be met
  * by an inherited member), numbers as float64.
  */
-export function validationValue(node: JsonNode): unknown {
-  switch (node.kind) {
-    case "object": {
-      const out = Object.create(null) as Record<string, unknown>;
-      for (const m of node.members) out[m.key] = validationValue(m.value);
-      return out;
+export function validationValue(root: JsonNode): unknown {
+  // Its own stack, no recursion over the arguments' depth: each container is
+  // created when met and filled as its children are converted.
+  const convert = (node: JsonNode): unknown => {
+    switch (node.kind) {
+      case "object":
+        return Object.create(null) as Record<string, unknown>;
+      case "array":
+        return new Array<unknown>(node.items.length);
+      case "string":
+        return node.value;
+      case "number":
+        return Number(node.text);
+      case "true":
+        return true;
+      case "false":
+        return false;
+      case "null":
+        return null;
     }
-    case "array":
-      return node.items.map(validationValue);
-    case "string":
-      return node.value;
-    case "number":
-      return Number(node.text);
-    case "true":
-      return true;
-    case "false":
-      return false;
-    case "null":
-      return null;
+  };
+  const out = convert(root);
+  const stack: [JsonNode, unknown][] = [[root, out]];
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const [node, value] = top;
+    if (node.kind === "object") {
+      const target = value as Record<string, unknown>;
+      for (const m of node.members) {
+        const child = convert(m.value);
+        target[m.key] = child;
+        if (m.value.kind === "object" || m.value.kind === "array") stack.push([m.value, child]);
+      }
+    } else if (node.kind === "array") {
+      const target = value as unknown[];
+      node.items.forEach((item, i) => {
+        const child = convert(item);
+        target[i] = child;
+        if (item.kind === "object" || item.kind === "array") stack.push([item, child]);
+      });
+    }
   }
+  return out;
 }

@@ -167,20 +167,23 @@ function positionOfText(text: string, context: DataContext | undefined): JsonPoi
  * keys whatever their order. Never calls a method of either value.
  */
 export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
-    return true;
-  }
-  if (Array.isArray(b)) return false;
-  const keys = Object.keys(a);
-  if (keys.length !== Object.keys(b).length) return false;
-  for (const k of keys) {
-    if (!Object.hasOwn(b, k)) return false;
-    if (!jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) {
-      return false;
+  // Pairs still to compare, on a stack of our own: no recursion over depth.
+  const pending: [unknown, unknown][] = [[a, b]];
+  for (let pair = pending.pop(); pair !== undefined; pair = pending.pop()) {
+    const [x, y] = pair;
+    if (x === y) continue;
+    if (typeof x !== "object" || typeof y !== "object" || x === null || y === null) return false;
+    if (Array.isArray(x)) {
+      if (!Array.isArray(y) || x.length !== y.length) return false;
+      for (let i = 0; i < x.length; i++) pending.push([x[i], y[i]]);
+      continue;
+    }
+    if (Array.isArray(y)) return false;
+    const keys = Object.keys(x);
+    if (keys.length !== Object.keys(y).length) return false;
+    for (const k of keys) {
+      if (!Object.hasOwn(y, k)) return false;
+      pending.push([(x as Record<string, unknown>)[k], (y as Record<string, unknown>)[k]]);
     }
   }
   return true;
@@ -191,13 +194,37 @@ const CHARACTERS_PER_UNIT = 16;
 
 /** A text equal for JSON-equal values (object keys sorted), unequal otherwise. */
 function canonicalText(v: unknown): string {
-  if (typeof v !== "object" || v === null) return JSON.stringify(v) ?? "undefined";
-  if (Array.isArray(v)) return `[${v.map(canonicalText).join(",")}]`;
-  const keys = Object.keys(v).sort();
-  const members = keys.map(
-    (k) => `${JSON.stringify(k)}:${canonicalText((v as Record<string, unknown>)[k])}`,
-  );
-  return `{${members.join(",")}}`;
+  // Written with a stack of our own (no recursion over depth): each entry is a
+  // value still to write, or a piece of punctuation to append.
+  const parts: string[] = [];
+  const todo: ({ text: string } | { value: unknown })[] = [{ value: v }];
+  for (let next = todo.pop(); next !== undefined; next = todo.pop()) {
+    if ("text" in next) {
+      parts.push(next.text);
+      continue;
+    }
+    const x = next.value;
+    if (typeof x !== "object" || x === null) {
+      parts.push(JSON.stringify(x) ?? "undefined");
+    } else if (Array.isArray(x)) {
+      todo.push({ text: "]" });
+      for (let i = x.length - 1; i >= 0; i--) {
+        todo.push({ value: x[i] });
+        if (i > 0) todo.push({ text: "," });
+      }
+      parts.push("[");
+    } else {
+      const keys = Object.keys(x).sort();
+      todo.push({ text: "}" });
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const k = keys[i] as string;
+        todo.push({ value: (x as Record<string, unknown>)[k] });
+        todo.push({ text: `${i > 0 ? "," : ""}${JSON.stringify(k)}:` });
+      }
+      parts.push("{");
+    }
+  }
+  return parts.join("");
 }
 
 /** Sets the one error a function keyword reports (ajv adds the position and schema path). */
