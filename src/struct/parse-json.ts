@@ -247,8 +247,11 @@ class Parser {
     this.i += word.length;
   }
 
-  /** Reads a member's key and its ':', and puts the key on the path; a key seen before is `duplicate-key`. */
-  objectKey(fields: Record<string, unknown>): void {
+  /**
+   * Reads a member's `"key":` and puts the key on the path, leaving the
+   * position at its value; returns where the key started (for `duplicate-key`).
+   */
+  keyAndColon(): number {
     const s = this.s;
     if (s.charCodeAt(this.i) !== QUOTE) this.syntax("expected a string key");
     const keyAt = this.i;
@@ -258,7 +261,13 @@ class Parser {
     this.i++;
     this.ws();
     this.tokens.push(key);
-    if (Object.hasOwn(fields, key)) {
+    return keyAt;
+  }
+
+  /** Reads a member's key and its ':', and puts the key on the path; a key seen before is `duplicate-key`. */
+  objectKey(fields: Record<string, unknown>): void {
+    const keyAt = this.keyAndColon();
+    if (Object.hasOwn(fields, this.tokens[this.tokens.length - 1] as string)) {
       this.i = keyAt;
       this.fail("duplicate-key", "a key appears twice in one object (two readings)");
     }
@@ -738,15 +747,8 @@ class SpanParser extends Parser {
 
   /** Reads `"key":` of the next member of `open`, leaving this.i at its value. */
   memberKey(open: OpenSpan): void {
-    const s = this.text;
-    if (s.charCodeAt(this.i) !== QUOTE) this.syntax("expected a string key");
-    const keyStart = this.i;
-    const key = this.string();
-    this.ws();
-    if (s.charCodeAt(this.i) !== 58) this.syntax("expected ':'");
-    this.i++;
-    this.ws();
-    this.tokens.push(key);
+    const keyStart = this.keyAndColon();
+    const key = this.tokens[this.tokens.length - 1] as string;
     if (open.seen !== undefined) {
       if (open.seen.has(key)) {
         this.i = keyStart;
