@@ -11,7 +11,7 @@ import {
   MCPToolResultSchema,
 } from "../gen/toolbridge/v1/toolbridge_pb.js";
 import { collectDiagnostics } from "../src/diagnostics.js";
-import { toolCallToJson } from "../src/tool/tool-call.js";
+import { toolCallFromJson, toolCallToJson } from "../src/tool/tool-call.js";
 import { toolResultToJson } from "../src/tool/tool-result.js";
 import { BOUND, type ExpectedError, expectStructJsonError, timed } from "./hostile-helpers.js";
 
@@ -191,4 +191,19 @@ describe("signed zero: -0 and +0 are different float64s (issue 12)", () => {
       '{"a":0.0,"b":-0.0}',
     );
   });
+});
+
+describe("raw text 100,000 levels deep with a raised recursionLimit", () => {
+  // The verification walks the path of each number written with a fraction
+  // (`1.0`); that walk keeps its own stack, so depth never reaches the call stack.
+  for (const [name, text] of [
+    ["arrays, 1.0 at the bottom", `{"a":${"[".repeat(100_000)}1.0${"]".repeat(100_000)}}`],
+    ["objects, 1.0 at the bottom", `{"a":${'{"a":'.repeat(100_000)}1.0${"}".repeat(100_000)}}`],
+  ] as const) {
+    test(`${name}: verified and passed on untouched, no stack overflow`, () => {
+      const call = toolCallFromJson({ name: "t", argumentsJson: text }, { recursionLimit: 1e9 });
+      const schema = { type: "object", properties: { a: {} } };
+      expect(toolCallToJson(call, schema, { recursionLimit: 1e9 })).toBe(text);
+    });
+  }
 });

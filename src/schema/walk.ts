@@ -66,12 +66,22 @@ export function walkNumbers(
   const limit = options?.recursionLimit ?? 100;
   const path: (string | number)[] = [];
   const note = onNote === undefined ? () => {} : (code: SchemaNote) => onNote(code, path);
-  const step = (
-    v: JsonValue,
-    node: SchemaNode,
-    depth: number,
-    only: PathTree | undefined,
-  ): void => {
+  // Its own stack of containers being walked (no recursion over the value's
+  // depth), visiting in the same order as a depth-first walk: each container's
+  // scope is asked before its children, children in their order.
+  interface Frame {
+    readonly list: readonly JsonValue[] | undefined;
+    readonly object: JsonObject | undefined;
+    readonly keys: readonly string[];
+    readonly node: SchemaNode;
+    readonly scope: { child(key: string | number): SchemaNode } | undefined;
+    readonly depth: number;
+    readonly only: PathTree | undefined;
+    next: number;
+  }
+  const frames: Frame[] = [];
+  /** Visits a number, or opens a container (its scope asked now); anything else is passed over. */
+  const enter = (v: JsonValue, node: SchemaNode, depth: number, only: PathTree | undefined) => {
     if (typeof v === "number") {
       visit(path, v, node.isUnknown ? "unknown" : reader.numberReading(node, v, note));
       return;
@@ -80,26 +90,42 @@ export function walkNumbers(
     if (Array.isArray(v)) {
       const list = v as readonly JsonValue[];
       const scope = node.isUnknown ? undefined : reader.arrayScope(node, list.length, note);
-      for (let i = 0; i < list.length; i++) {
-        const below = only?.get(i);
-        if (only !== undefined && below === undefined) continue;
-        path.push(i);
-        step(list[i]!, scope === undefined ? node : scope.child(i), depth + 1, below);
-        path.pop();
-      }
+      frames.push({ list, object: undefined, keys: [], node, scope, depth, only, next: 0 });
       return;
     }
-    const o = v as JsonObject;
-    const scope = node.isUnknown ? undefined : reader.objectScope(node, new PlainProbe(o), note);
-    for (const k of Object.keys(o)) {
-      const below = only?.get(k);
-      if (only !== undefined && below === undefined) continue;
-      path.push(k);
-      step(o[k]!, scope === undefined ? node : scope.child(k), depth + 1, below);
-      path.pop();
-    }
+    const object = v as JsonObject;
+    const scope = node.isUnknown
+      ? undefined
+      : reader.objectScope(node, new PlainProbe(object), note);
+    const keys = Object.keys(object);
+    frames.push({ list: undefined, object, keys, node, scope, depth, only, next: 0 });
   };
   const only = options?.only;
-  step(value, rootNode(schema), 1, only === undefined ? undefined : pathTree(only));
+  enter(value, rootNode(schema), 1, only === undefined ? undefined : pathTree(only));
+  while (frames.length > 0) {
+    const frame = frames[frames.length - 1]!;
+    const size = frame.list !== undefined ? frame.list.length : frame.keys.length;
+    // Skip children the `only` paths leave out.
+    while (frame.next < size && frame.only !== undefined) {
+      const token = frame.list !== undefined ? frame.next : frame.keys[frame.next]!;
+      if (frame.only.get(token) !== undefined) break;
+      frame.next++;
+    }
+    if (frame.next >= size) {
+      frames.pop();
+      if (frames.length > 0) path.pop(); // the token it was entered under (the root has none)
+      continue;
+    }
+    const i = frame.next++;
+    const token = frame.list !== undefined ? i : frame.keys[i]!;
+    const child =
+      frame.list !== undefined ? frame.list[i]! : (frame.object as JsonObject)[token as string]!;
+    const below = frame.only?.get(token);
+    const node = frame.scope === undefined ? frame.node : frame.scope.child(token);
+    path.push(token);
+    const before = frames.length;
+    enter(child, node, frame.depth + 1, below);
+    if (frames.length === before) path.pop(); // not a container: its token is done
+  }
   return reader.units;
 }
