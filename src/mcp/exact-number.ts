@@ -6,8 +6,8 @@
 
 import { StructJsonError } from "../errors.js";
 import type { JsonPointer } from "../json-pointer.js";
+import { spliceMarkers } from "../struct/exact-number-text.js";
 import { isNativeJsonText, nativeJsonText } from "../struct/native-json-text.js";
-import { spliceMarkers } from "../struct/raw-number-text.js";
 
 /** True when the runtime has `JSON.rawJSON`, so any JSON.stringify writes exact numbers. */
 export const hasNativeRawJson: boolean = nativeJsonText !== undefined;

@@ -4,7 +4,7 @@
 // native JSON.stringify, like protobuf-es's own toJsonString. Numbers whose
 // text JSON.stringify cannot produce (`1.0`, exact digits above 2^53) are
 // carried as JSON.rawJSON where the runtime has it, and elsewhere as marker
-// strings that are swapped for their text afterwards (see raw-number-text.ts).
+// strings that are swapped for their text afterwards (see exact-number-text.ts).
 // Values nested deeper than JSON.stringify's own recursion can take go to our
 // iterative writer instead; the walk itself keeps its own stack.
 //
@@ -37,16 +37,16 @@ import {
   SchemaReader,
 } from "../schema/index.js";
 import type { JsonSchema } from "../schema/json-schema.js";
+import {
+  type ExactTextSink,
+  jsonString,
+  markerExactTexts,
+  nativeExactTexts,
+  objectExactTexts,
+  writeJsonText,
+} from "./exact-number-text.js";
 import { MessageProbe, PlainProbe } from "./object-probes.js";
 import { setOwnProperty } from "./own-property.js";
-import {
-  jsonString,
-  type RawTextSink,
-  rawTextMarkers,
-  rawTextNative,
-  rawTextObjects,
-  writeJsonText,
-} from "./raw-number-text.js";
 import { PLAN_OVER_BUDGET, PlanReader, type SchemaSource, writerPlans } from "./writer-plan.js";
 
 /**
@@ -185,7 +185,7 @@ export function inspectNumbers(
   checkJsonObject(args);
   const found: NumberInspection[] = [];
   const opts = resolveOptions(options);
-  const w = new Writer(opts, rawTextObjects());
+  const w = new Writer(opts, objectExactTexts());
   w.onNumber = (path, value, reading, text, codes) =>
     found.push({ path, value, reading, text, codes });
   w.run(args, false, rootNode(inputSchema));
@@ -251,11 +251,11 @@ function writeStruct(
       plans = false;
     }
   }
-  let sink: RawTextSink;
+  let sink: ExactTextSink;
   let first: Writer;
   let out: unknown;
   for (;;) {
-    sink = rawTextNative() ?? rawTextMarkers();
+    sink = nativeExactTexts() ?? markerExactTexts();
     first = new Writer(opts, sink, plans, true);
     out = attempt(first, fields, msg, root);
     if (out !== PLAN_OVER_BUDGET) break;
@@ -266,9 +266,9 @@ function writeStruct(
     if (text !== undefined) return text;
   }
   // Too deep for JSON.stringify, or a string in the arguments looked like one
-  // of our markers: redo the walk with raw-text objects and our own writer,
+  // of our markers: redo the walk with JSON.rawJSON-style objects and our own writer,
   // which needs no markers and no stack. Diagnostics were already reported.
-  const w = new Writer({ ...opts, onDiagnostic: ignoreDiagnostics }, rawTextObjects());
+  const w = new Writer({ ...opts, onDiagnostic: ignoreDiagnostics }, objectExactTexts());
   return writeJsonText(w.run(fields, msg, root), indentString(opts.indent), false);
 }
 
@@ -373,24 +373,24 @@ const LARGE_OUTPUT = 256 * 1024;
 /** Thrown by a text walk that outgrew LARGE_OUTPUT. */
 const OUTPUT_LARGE: unique symbol = Symbol("output large");
 
-/** What {@link Writer.number} returns in text mode for a text of its own; the text is in `Writer.rawText`. */
-const RAW_TEXT: unique symbol = Symbol("raw text");
+/** What {@link Writer.number} returns in text mode for a text of its own; the text is in `Writer.ownText`. */
+const OWN_TEXT: unique symbol = Symbol("own text");
 
 /**
  * The sink of a writer in text mode: `Writer` writes JSON text as it walks and
- * keeps a number's own text in `rawText` (no stand-in object per number).
+ * keeps a number's own text in `ownText` (no stand-in object per number).
  */
-const DIRECT_TEXT: RawTextSink = {
-  text: () => RAW_TEXT,
+const DIRECT_TEXT: ExactTextSink = {
+  text: () => OWN_TEXT,
   finish: () => undefined,
 };
 
 /** A text walk's own sink: the number's text stays here until it is written (no object per number). */
-class TextSink implements RawTextSink {
+class TextSink implements ExactTextSink {
   last = "";
   text(text: string): unknown {
     this.last = text;
-    return RAW_TEXT;
+    return OWN_TEXT;
   }
   finish(): undefined {
     return undefined;
@@ -424,15 +424,15 @@ class Writer {
   private held: Diagnostic[] | undefined;
   /** Text mode (sink {@link DIRECT_TEXT}): the JSON text written so far. */
   text = "";
-  /** Text mode: keeps the text of the last number {@link RAW_TEXT} stood for. */
+  /** Text mode: keeps the text of the last number {@link OWN_TEXT} stood for. */
   private readonly textSink: TextSink | undefined;
   private readonly direct: boolean;
-  private readonly raw: RawTextSink | undefined;
+  private readonly exact: ExactTextSink | undefined;
 
   constructor(
     private readonly opts: StructToJsonOptions,
     /** Where texts JSON.stringify cannot write go; undefined for ECMAScript number form (canonical). */
-    raw: RawTextSink | undefined,
+    exact: ExactTextSink | undefined,
     /** Read the schema through plans (./writer-plan.ts); the caller handles PLAN_OVER_BUDGET. */
     planned = false,
     /** Hold diagnostics back until {@link flush} (a text walk also stops at OUTPUT_LARGE). */
@@ -448,9 +448,9 @@ class Writer {
       this.plans = undefined;
       this.schema = new SchemaReader({ patterns: opts.patterns });
     }
-    this.direct = raw === DIRECT_TEXT;
+    this.direct = exact === DIRECT_TEXT;
     this.textSink = this.direct ? new TextSink() : undefined;
-    this.raw = this.textSink ?? raw;
+    this.exact = this.textSink ?? exact;
   }
 
   run(fields: Record<string, unknown>, msg: boolean, root: SchemaNode): unknown {
@@ -671,7 +671,7 @@ class Writer {
     }
     if (node.isUnknown) return v;
     const reading = this.schema.numberReading(node, v, this.note);
-    const raw = this.raw;
+    const exact = this.exact;
     switch (reading) {
       case "integer":
         if (!Number.isInteger(v)) {
@@ -680,15 +680,15 @@ class Writer {
         }
         if (v > MAX_SAFE || v < -MAX_SAFE) {
           this.report("integer-precision-lost");
-          return raw === undefined ? v : exactInteger(v, raw, this.direct);
+          return exact === undefined ? v : exactInteger(v, exact, this.direct);
         }
         return v;
       case "number":
         // Every float64 of 2^53 or more is whole, and may be an integer id
         // already rounded (servers type ids as `number`): say so.
         if (v > MAX_SAFE || v < -MAX_SAFE) this.report("number-precision-lost");
-        if (this.decimal && raw !== undefined && Number.isInteger(v) && v < 1e21 && v > -1e21) {
-          return raw.text(Object.is(v, -0) ? "-0.0" : `${v}.0`);
+        if (this.decimal && exact !== undefined && Number.isInteger(v) && v < 1e21 && v > -1e21) {
+          return exact.text(Object.is(v, -0) ? "-0.0" : `${v}.0`);
         }
         return v;
       case "ambiguous":
@@ -696,7 +696,7 @@ class Writer {
         this.report("ambiguous-number");
         if (v > MAX_SAFE || v < -MAX_SAFE) {
           this.report("integer-precision-lost");
-          return raw === undefined ? v : exactInteger(v, raw, this.direct);
+          return exact === undefined ? v : exactInteger(v, exact, this.direct);
         }
         return v;
       default:
@@ -732,7 +732,7 @@ class Writer {
  * does not end in 0 nothing was padded and it is exact, so the number itself
  * can go to JSON.stringify, and only the rest pays for BigInt.
  */
-function exactInteger(v: number, raw: RawTextSink, direct: boolean): unknown {
+function exactInteger(v: number, exact: ExactTextSink, direct: boolean): unknown {
   // A text walk writes the digits (the same text where JS's own form is exact):
   // BigInt(v).toString() costs less than String(v) (measured 46–85 ns against
   // 90–188 ns). A walk for the native writer keeps exact numbers as numbers,
@@ -741,13 +741,13 @@ function exactInteger(v: number, raw: RawTextSink, direct: boolean): unknown {
     const js = String(v);
     if (js.charCodeAt(js.length - 1) !== 48) return v;
     const digits = BigInt(v).toString();
-    return digits === js ? v : raw.text(digits);
+    return digits === js ? v : exact.text(digits);
   }
-  return raw.text(BigInt(v).toString());
+  return exact.text(BigInt(v).toString());
 }
 
-/** The text of a walked primitive in text mode ({@link RAW_TEXT}: the number's own text). */
-function valueText(out: unknown, rawText: string): string {
+/** The text of a walked primitive in text mode ({@link OWN_TEXT}: the number's own text). */
+function valueText(out: unknown, ownText: string): string {
   switch (typeof out) {
     case "string":
       return jsonString(out);
@@ -757,6 +757,6 @@ function valueText(out: unknown, rawText: string): string {
     case "boolean":
       return out ? "true" : "false";
     default:
-      return out === RAW_TEXT ? rawText : "null";
+      return out === OWN_TEXT ? ownText : "null";
   }
 }

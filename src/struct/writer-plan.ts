@@ -37,7 +37,7 @@ import {
 } from "../schema/index.js";
 import { type Costed, K_COMPLEX, K_UNDECIDED, NodeBase } from "../schema/nodes.js";
 import { type ArrayInfo, type ObjectInfo, probeSignature } from "../schema/object-info.js";
-import { jsonString } from "./raw-number-text.js";
+import { jsonString } from "./exact-number-text.js";
 
 /**
  * Internal switch for tests: false reads every schema through the engine

@@ -4,20 +4,20 @@
 import { nativeJsonText } from "./native-json-text.js";
 
 /** Collects number texts during a walk and turns the walked value into JSON text. */
-export interface RawTextSink {
+export interface ExactTextSink {
   /** A stand-in for `text` to put in the walked value. */
   text(text: string): unknown;
   /** The JSON text of `value`; undefined when the stand-ins could not be told apart from the data. */
   finish(value: unknown, indent: number | string): string | undefined;
 }
 
-const nativeSink: RawTextSink = {
+const nativeSink: ExactTextSink = {
   text: (text) => nativeJsonText!(text),
   finish: (value, indent) => JSON.stringify(value, null, indent),
 };
 
 /** Uses `JSON.rawJSON` (Node ≥ 21, recent browsers); undefined where the runtime lacks it. */
-export function rawTextNative(): RawTextSink | undefined {
+export function nativeExactTexts(): ExactTextSink | undefined {
   return nativeJsonText === undefined ? undefined : nativeSink;
 }
 
@@ -33,7 +33,7 @@ export function rawTextNative(): RawTextSink | undefined {
 const MARKER_CHAR = "\u0080";
 
 /** Marker strings swapped for their texts after `JSON.stringify` (runtimes without `JSON.rawJSON`). */
-export function rawTextMarkers(): RawTextSink {
+export function markerExactTexts(): ExactTextSink {
   const texts: string[] = [];
   return {
     text(text) {
@@ -104,7 +104,7 @@ export class RawText {
 }
 
 /** Stand-ins that only {@link writeJsonText} understands (the slow, always-correct path). */
-export function rawTextObjects(): RawTextSink {
+export function objectExactTexts(): ExactTextSink {
   return {
     text: (text) => new RawText(text),
     finish: (value, indent) =>
