@@ -45,8 +45,23 @@ import {
   objectExactTexts,
   writeJsonText,
 } from "./exact-number-text.js";
+import {
+  AS_DECIMAL,
+  AS_NUMBER,
+  decimalText,
+  digitsText,
+  numberOutput,
+} from "./number-output.js";
 import { MessageProbe, PlainProbe } from "./object-probes.js";
 import { setOwnProperty } from "./own-property.js";
+import { generatedWriter } from "./writer-code.js";
+import {
+  interpretProgram,
+  MAX_COMPILED_DEPTH,
+  type ProgramOptions,
+  programOf,
+  walkWithReader,
+} from "./writer-program.js";
 import { PLAN_OVER_BUDGET, PlanReader, type SchemaSource, writerPlans } from "./writer-plan.js";
 
 /**
@@ -227,8 +242,12 @@ function writeStruct(
   inputSchema: SchemaArg,
   options: Partial<StructToJsonOptions> | undefined,
 ): string {
-  const opts = resolveOptions(options);
+  const opts = options === undefined ? defaultOptions() : resolveOptions(options);
   const root = rootNode(inputSchema);
+  if (!opts.canonical && writerPlans.enabled && writerPlans.compiled !== "off") {
+    const text = writeCompiled(root, fields, msg, opts);
+    if (text !== undefined) return text;
+  }
   if (opts.canonical) {
     // Canonical text is built by our own writer: JS objects would put integer-like keys first.
     const w = new Writer(opts, undefined);
@@ -270,6 +289,68 @@ function writeStruct(
   // which needs no markers and no stack. Diagnostics were already reported.
   const w = new Writer({ ...opts, onDiagnostic: ignoreDiagnostics }, objectExactTexts());
   return writeJsonText(w.run(fields, msg, root), indentString(opts.indent), false);
+}
+
+let resolvedDefaults: StructToJsonOptions | undefined;
+
+/** The options of a call that passed none (resolved once: a call's options are never changed). */
+function defaultOptions(): StructToJsonOptions {
+  resolvedDefaults ??= resolveOptions(undefined);
+  return resolvedDefaults;
+}
+
+/**
+ * The call written by the schema's compiled writer (./writer-program.ts):
+ * generated code where the runtime allows it, the program interpreted
+ * elsewhere; undefined when the schema has none or the writer gave up (the
+ * call is then walked from the start, as if never tried).
+ */
+function writeCompiled(
+  root: SchemaNode,
+  fields: Record<string, unknown>,
+  msg: boolean,
+  opts: StructToJsonOptions,
+): string | undefined {
+  if (indentString(opts.indent) !== "") return undefined;
+  const program = programOf(root, opts.patterns);
+  if (program === undefined) return undefined;
+  const call = new CompiledCall(program.units, opts);
+  const generated = writerPlans.compiled === "interpreted" ? undefined : generatedWriter(program);
+  return generated !== undefined
+    ? generated(fields, msg, call)
+    : interpretProgram(program, fields, msg, call);
+}
+
+/**
+ * One call of a compiled writer: its options, and the walk of the objects
+ * whose members depend on their content. Those are walked with one
+ * PlanReader for the call, charged from the most the program itself can
+ * cost: the call stays within its budget, or the walk takes it whole.
+ */
+class CompiledCall implements ProgramOptions {
+  readonly decimal: boolean;
+  readonly listening: boolean;
+  readonly depthLimit: number;
+  private reader: PlanReader | undefined = undefined;
+  constructor(
+    private readonly units: number,
+    private readonly opts: StructToJsonOptions,
+  ) {
+    this.decimal = opts.wholeFloats === "decimal";
+    this.listening = opts.onDiagnostic !== ignoreDiagnostics;
+    this.depthLimit = Math.min(opts.recursionLimit, MAX_COMPILED_DEPTH);
+  }
+
+  walk(
+    node: SchemaNode,
+    value: Record<string, unknown> | readonly unknown[],
+    msg: boolean,
+    array: boolean,
+    depth: number,
+  ): string {
+    this.reader ??= new PlanReader(this.opts.patterns, this.units);
+    return walkWithReader(this.reader, this, node, value, msg, array, depth);
+  }
 }
 
 /** What {@link attempt} returns when a text walk finished (its text is in the writer). */
@@ -341,8 +422,6 @@ type NumberHook = (
   text: string,
   codes: DiagnosticCode[],
 ) => void;
-
-const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
 /** An object or array being walked: where the walk is in it, and what it builds. */
 interface Frame {
@@ -433,16 +512,16 @@ class Writer {
     private readonly opts: StructToJsonOptions,
     /** Where texts JSON.stringify cannot write go; undefined for ECMAScript number form (canonical). */
     exact: ExactTextSink | undefined,
-    /** Read the schema through plans (./writer-plan.ts); the caller handles PLAN_OVER_BUDGET. */
-    planned = false,
+    /** Read the schema through plans (./writer-plan.ts), with this reader if given; the caller handles PLAN_OVER_BUDGET. */
+    planned: boolean | PlanReader = false,
     /** Hold diagnostics back until {@link flush} (a text walk also stops at OUTPUT_LARGE). */
     hold = false,
   ) {
     this.decimal = opts.wholeFloats === "decimal";
     this.note = (code) => this.report(code);
     this.held = hold ? [] : undefined;
-    if (planned) {
-      this.plans = new PlanReader(opts.patterns);
+    if (planned !== false) {
+      this.plans = planned === true ? new PlanReader(opts.patterns) : planned;
       this.schema = this.plans;
     } else {
       this.plans = undefined;
@@ -453,12 +532,19 @@ class Writer {
     this.exact = this.textSink ?? exact;
   }
 
-  run(fields: Record<string, unknown>, msg: boolean, root: SchemaNode): unknown {
+  /** Walks `fields` (an array when `array`) at `root`, `depth` levels deep (the top-level object is 1). */
+  run(
+    fields: Record<string, unknown> | readonly unknown[],
+    msg: boolean,
+    root: SchemaNode,
+    array = false,
+    depth = 1,
+  ): unknown {
     this.msg = msg;
     const direct = this.direct;
     const stack: Frame[] = [];
     const tokens = this.tokens;
-    const rootFrame = this.open(fields, false, this.plans?.root(root) ?? root, 1);
+    const rootFrame = this.open(fields, array, this.plans?.root(root) ?? root, depth);
     stack.push(rootFrame);
     while (stack.length > 0) {
       const frame = stack[stack.length - 1]!;
@@ -495,7 +581,7 @@ class Writer {
         const out = msg ? this.unwrapMessage(v, node) : this.unwrapPlain(v, node);
         if (out === CONTAINER) {
           this.text += piece;
-          stack.push(this.open(this.container!, this.containerIsArray, node, stack.length + 1));
+          stack.push(this.open(this.container!, this.containerIsArray, node, stack.length + depth));
         } else {
           this.text += piece + valueText(out, this.textSink!.last);
         }
@@ -503,7 +589,7 @@ class Writer {
       }
       let out = msg ? this.unwrapMessage(v, node) : this.unwrapPlain(v, node);
       if (out === CONTAINER) {
-        const opened = this.open(this.container!, this.containerIsArray, node, stack.length + 1);
+        const opened = this.open(this.container!, this.containerIsArray, node, stack.length + depth);
         out = opened.out;
         stack.push(opened);
       }
@@ -671,37 +757,11 @@ class Writer {
     }
     if (node.isUnknown) return v;
     const reading = this.schema.numberReading(node, v, this.note);
+    const output = numberOutput(v, reading, this.decimal, this.note);
     const exact = this.exact;
-    switch (reading) {
-      case "integer":
-        if (!Number.isInteger(v)) {
-          this.report("not-an-integer");
-          return v;
-        }
-        if (v > MAX_SAFE || v < -MAX_SAFE) {
-          this.report("integer-precision-lost");
-          return exact === undefined ? v : exactInteger(v, exact, this.direct);
-        }
-        return v;
-      case "number":
-        // Every float64 of 2^53 or more is whole, and may be an integer id
-        // already rounded (servers type ids as `number`): say so.
-        if (v > MAX_SAFE || v < -MAX_SAFE) this.report("number-precision-lost");
-        if (this.decimal && exact !== undefined && Number.isInteger(v) && v < 1e21 && v > -1e21) {
-          return exact.text(Object.is(v, -0) ? "-0.0" : `${v}.0`);
-        }
-        return v;
-      case "ambiguous":
-        if (!Number.isInteger(v)) return v;
-        this.report("ambiguous-number");
-        if (v > MAX_SAFE || v < -MAX_SAFE) {
-          this.report("integer-precision-lost");
-          return exact === undefined ? v : exactInteger(v, exact, this.direct);
-        }
-        return v;
-      default:
-        return v;
-    }
+    if (output === AS_NUMBER || exact === undefined) return v;
+    if (output === AS_DECIMAL) return exact.text(decimalText(v));
+    return exactInteger(v, exact, this.direct);
   }
 
   /** The slow path of {@link number} for {@link inspectNumbers}: records what was done. */
@@ -733,17 +793,15 @@ class Writer {
  * can go to JSON.stringify, and only the rest pays for BigInt.
  */
 function exactInteger(v: number, exact: ExactTextSink, direct: boolean): unknown {
-  // A text walk writes the digits (the same text where JS's own form is exact):
-  // BigInt(v).toString() costs less than String(v) (measured 46–85 ns against
-  // 90–188 ns). A walk for the native writer keeps exact numbers as numbers,
-  // so that only the others need a stand-in.
+  // A walk for the native writer keeps exact numbers as numbers, so that
+  // only the others need a stand-in (and String(v) decides which cheaply).
   if (!direct && v < 1e21 && v > -1e21) {
     const js = String(v);
     if (js.charCodeAt(js.length - 1) !== 48) return v;
-    const digits = BigInt(v).toString();
+    const digits = digitsText(v);
     return digits === js ? v : exact.text(digits);
   }
-  return exact.text(BigInt(v).toString());
+  return exact.text(digitsText(v));
 }
 
 /** The text of a walked primitive in text mode ({@link OWN_TEXT}: the number's own text). */
