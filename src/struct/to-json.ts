@@ -45,16 +45,11 @@ import {
   objectExactTexts,
   writeJsonText,
 } from "./exact-number-text.js";
-import {
-  AS_DECIMAL,
-  AS_NUMBER,
-  decimalText,
-  digitsText,
-  numberOutput,
-} from "./number-output.js";
+import { AS_DECIMAL, AS_NUMBER, decimalText, digitsText, numberOutput } from "./number-output.js";
 import { MessageProbe, PlainProbe } from "./object-probes.js";
 import { setOwnProperty } from "./own-property.js";
 import { generatedWriter } from "./writer-code.js";
+import { PLAN_OVER_BUDGET, PlanReader, type SchemaSource, writerPlans } from "./writer-plan.js";
 import {
   interpretProgram,
   MAX_COMPILED_DEPTH,
@@ -62,7 +57,6 @@ import {
   programOf,
   walkWithReader,
 } from "./writer-program.js";
-import { PLAN_OVER_BUDGET, PlanReader, type SchemaSource, writerPlans } from "./writer-plan.js";
 
 /**
  * Options of {@link structToJson}, {@link structMessageToJson} and
@@ -316,9 +310,14 @@ function writeCompiled(
   if (program === undefined) return undefined;
   const call = new CompiledCall(program.units, opts);
   const generated = writerPlans.compiled === "interpreted" ? undefined : generatedWriter(program);
-  return generated !== undefined
-    ? generated(fields, msg, call)
-    : interpretProgram(program, fields, msg, call);
+  if (generated !== undefined) {
+    const text = generated(fields, msg, call);
+    if (text !== undefined) writerPlans.written.generated++;
+    return text;
+  }
+  const text = interpretProgram(program, fields, msg, call);
+  if (text !== undefined) writerPlans.written.interpreted++;
+  return text;
 }
 
 /**
@@ -589,7 +588,12 @@ class Writer {
       }
       let out = msg ? this.unwrapMessage(v, node) : this.unwrapPlain(v, node);
       if (out === CONTAINER) {
-        const opened = this.open(this.container!, this.containerIsArray, node, stack.length + depth);
+        const opened = this.open(
+          this.container!,
+          this.containerIsArray,
+          node,
+          stack.length + depth,
+        );
         out = opened.out;
         stack.push(opened);
       }

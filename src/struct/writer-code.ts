@@ -78,7 +78,9 @@ const MAX_SAFE = "9007199254740991";
 
 /** A JS string literal for `s` (JSON text is one, once the two line separators JSON leaves raw are escaped). */
 function literal(s: string): string {
-  return JSON.stringify(s).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  return JSON.stringify(s)
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
 }
 
 function generate(program: Program): GeneratedWriter | undefined {
@@ -113,9 +115,18 @@ function generate(program: Program): GeneratedWriter | undefined {
   const source = parts.join("\n");
   if (source.length > MAX_CODE_CHARS) return undefined;
   try {
-    const factory = new Function("T", "M", "P", "S", "N", "D", "G", "isArray", "keysOf", source) as (
-      ...args: unknown[]
-    ) => GeneratedWriter;
+    const factory = new Function(
+      "T",
+      "M",
+      "P",
+      "S",
+      "N",
+      "D",
+      "G",
+      "isArray",
+      "keysOf",
+      source,
+    ) as (...args: unknown[]) => GeneratedWriter;
     return factory(
       keyTexts,
       keyMaps,
@@ -213,7 +224,8 @@ function objectFunction(
 ): string {
   const id = n.id;
   const p = n.object;
-  if (p === undefined) return `function o${id}${form}(f, d) { return W(${id}, f, ${form === "m"}, false, d); }`;
+  if (p === undefined)
+    return `function o${id}${form}(f, d) { return W(${id}, f, ${form === "m"}, false, d); }`;
   const lines = [
     `function o${id}${form}(f, d) {`,
     "  if (d > lim) throw G;",
@@ -232,7 +244,9 @@ function objectFunction(
     p.keys.forEach((key, j) => {
       const t = keyTexts.push(p.keyTexts[j]!) - 1;
       const k = literal(key);
-      lines.push(`      case ${k}: s += T[${t}] + v${p.children[j]!.id}${form}(f[${k}], d); break;`);
+      lines.push(
+        `      case ${k}: s += T[${t}] + v${p.children[j]!.id}${form}(f[${k}], d); break;`,
+      );
     });
     lines.push(rest, "    }");
   } else {
@@ -252,7 +266,8 @@ function objectFunction(
 function arrayFunction(n: ProgramNode, form: "p" | "m"): string {
   const id = n.id;
   const p = n.array;
-  if (p === undefined) return `function a${id}${form}(a, d) { return W(${id}, a, ${form === "m"}, true, d); }`;
+  if (p === undefined)
+    return `function a${id}${form}(a, d) { return W(${id}, a, ${form === "m"}, true, d); }`;
   const last = p.elements.length - 1;
   const lines = [
     `function a${id}${form}(a, d) {`,

@@ -52,7 +52,9 @@ export const writerPlans: {
   enabled: boolean;
   redone: number;
   compiled: "auto" | "generated" | "interpreted" | "off";
-} = { enabled: true, redone: 0, compiled: "auto" };
+  /** Calls the compiled writer wrote, as generated code and interpreted. */
+  written: { generated: number; interpreted: number };
+} = { enabled: true, redone: 0, compiled: "auto", written: { generated: 0, interpreted: 0 } };
 
 /** Most member answers kept per plan for keys that cannot share one (a node with `patternProperties`). */
 export const MAX_PLAN_MEMBERS = 1024;
@@ -371,7 +373,8 @@ export class PlanReader implements SchemaSource {
    * when they do, or when every key is its own question.
    */
   staticObject(plan: NodePlan, note: NoteSink): StaticMembers | undefined {
-    const a = (plan.object ??= this.planObject(plan.node));
+    if (plan.object === undefined) plan.object = this.planObject(plan.node);
+    const a = plan.object;
     if (a.scope === SCOPE_EMPTY) {
       this.use(a, note);
       return { table: a, named: EMPTY_NAMES, empty: true };

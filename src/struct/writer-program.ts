@@ -22,11 +22,11 @@
 // does); below it, no call can run out of budget, and every answer is the
 // engine's (see ./writer-plan.ts).
 
+import type { JsonObject } from "@bufbuild/protobuf";
+import type { Value } from "@bufbuild/protobuf/wkt";
 import type { DiagnosticCode } from "../diagnostics.js";
 import type { PatternEngine } from "../patterns/engine.js";
 import { type NumberReading, type SchemaNode, UNKNOWN_NODE } from "../schema/index.js";
-import type { JsonObject } from "@bufbuild/protobuf";
-import type { Value } from "@bufbuild/protobuf/wkt";
 import { jsonString } from "./exact-number-text.js";
 import { numberOutput, numberText, plainNumberText } from "./number-output.js";
 import { MessageProbe, PlainProbe } from "./object-probes.js";
@@ -93,7 +93,10 @@ const programsByEngine = new WeakMap<object, WeakMap<SchemaNode, Program | null>
 const NO_ENGINE = {};
 
 /** The program of the schema whose root is `root`, built on first use; undefined when the schema gets none. */
-export function programOf(root: SchemaNode, patterns: PatternEngine | undefined): Program | undefined {
+export function programOf(
+  root: SchemaNode,
+  patterns: PatternEngine | undefined,
+): Program | undefined {
   const key = patterns ?? NO_ENGINE;
   let programs = programsByEngine.get(key);
   if (programs === undefined) {
@@ -121,33 +124,31 @@ function buildProgram(root: SchemaNode, patterns: PatternEngine | undefined): Pr
   let members = 0;
   let unknown: ProgramNode | undefined;
   const unknownNode = (): ProgramNode => {
-    {
-      if (unknown === undefined) {
-        const n: ProgramNode = {
-          id: nodes.length,
-          unknown: true,
-          whole: 0,
-          wholeNotes: false,
-          fraction: 0,
-          fractionNotes: false,
-          object: undefined,
-          array: undefined,
-          node: UNKNOWN_NODE,
-        };
-        n.object = {
-          notes: false,
-          keys: [],
-          keyTexts: [],
-          children: [],
-          index: new Map(),
-          rest: n,
-        };
-        n.array = { notes: false, elements: [n] };
-        nodes.push(n);
-        unknown = n;
-      }
-      return unknown;
+    if (unknown === undefined) {
+      const n: ProgramNode = {
+        id: nodes.length,
+        unknown: true,
+        whole: 0,
+        wholeNotes: false,
+        fraction: 0,
+        fractionNotes: false,
+        object: undefined,
+        array: undefined,
+        node: UNKNOWN_NODE,
+      };
+      n.object = {
+        notes: false,
+        keys: [],
+        keyTexts: [],
+        children: [],
+        index: new Map(),
+        rest: n,
+      };
+      n.array = { notes: false, elements: [n] };
+      nodes.push(n);
+      unknown = n;
     }
+    return unknown;
   };
   const nodeOf = (plan: NodePlan): ProgramNode => {
     if (plan.isUnknown) return unknownNode();
@@ -280,7 +281,7 @@ export function slowNumberText(
   decimal: boolean,
   listening: boolean,
 ): string {
-  if (v !== v || v === Number.POSITIVE_INFINITY || v === Number.NEGATIVE_INFINITY) throw GIVE_UP;
+  if (!Number.isFinite(v)) throw GIVE_UP;
   if (notes && listening) throw GIVE_UP;
   return numberText(v, numberOutput(v, READINGS[reading]!, decimal, listening ? giveUp : ignore));
 }
@@ -423,7 +424,7 @@ class Interpreter extends ValueWriter<ProgramNode> {
     let text = "[";
     for (let i = 0; i < items.length; i++) {
       if (i > 0) text += ",";
-      text += this.value(p.elements[i < last ? i : last]!, items[i], depth);
+      text += this.value(p.elements[Math.min(i, last)]!, items[i], depth);
     }
     return `${text}]`;
   }
