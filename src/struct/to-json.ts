@@ -45,6 +45,7 @@ import {
   objectExactTexts,
   writeJsonText,
 } from "./exact-number-text.js";
+import { LARGE_OUTPUT } from "./large-output.js";
 import { AS_DECIMAL, AS_NUMBER, decimalText, digitsText, numberOutput } from "./number-output.js";
 import { MessageProbe, PlainProbe } from "./object-probes.js";
 import { setOwnProperty } from "./own-property.js";
@@ -439,14 +440,6 @@ interface Frame {
 
 /** What an unwrap returns for an object or array; the container itself is in `Writer.container`. */
 const CONTAINER: unique symbol = Symbol("container");
-
-/**
- * Longest output (in UTF-16 units) written as text during the walk; past it the
- * walk is redone and the text written by the native JSON.stringify. Measured on
- * Node 20 and 24: concatenation wins on small outputs (no value built), the
- * native writer on large ones.
- */
-const LARGE_OUTPUT = 256 * 1024;
 
 /** Thrown by a text walk that outgrew LARGE_OUTPUT. */
 const OUTPUT_LARGE: unique symbol = Symbol("output large");

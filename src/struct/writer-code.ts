@@ -17,6 +17,7 @@
 // first use (never at import), and a refusal selects the interpreter for good.
 
 import { jsonString } from "./exact-number-text.js";
+import { LARGE_OUTPUT } from "./large-output.js";
 import { decimalText } from "./number-output.js";
 import { writerPlans } from "./writer-plan.js";
 import {
@@ -92,6 +93,7 @@ function generate(program: Program): GeneratedWriter | undefined {
   const parts: string[] = [
     '"use strict";',
     "let dec = false, lis = false, lim = 0, call;",
+    `const LARGE = ${LARGE_OUTPUT};`,
     // An object or array the program leaves to the walk (only while nobody listens).
     "function W(id, v, msg, array, d) { if (lis) throw G; return call.walk(P[id], v, msg, array, d); }",
   ];
@@ -259,7 +261,7 @@ function objectFunction(
     });
     lines.push(rest, "    }");
   }
-  lines.push("  }", '  return s + "}";', "}");
+  lines.push("    if (s.length > LARGE) throw G;", "  }", '  return s + "}";', "}");
   return lines.join("\n");
 }
 
@@ -286,7 +288,7 @@ function arrayFunction(n: ProgramNode, form: "p" | "m"): string {
     }
     lines.push(`      default: s += v${p.elements[last]!.id}${form}(a[i], d);`, "    }");
   }
-  lines.push("  }", '  return s + "]";', "}");
+  lines.push("    if (s.length > LARGE) throw G;", "  }", '  return s + "]";', "}");
   return lines.join("\n");
 }
 

@@ -9,7 +9,8 @@
 // to one schema: they write exactly what it writes, or give up.
 //
 // They give up (return undefined, having had no effect) whenever anything
-// beyond the happy path shows up, and the call is then walked by ./to-json.ts
+// beyond the happy path shows up, or the text outgrows LARGE_OUTPUT (large
+// outputs are written by the native JSON.stringify, see ./to-json.ts), and the call is then walked by ./to-json.ts
 // from the start: an object at a node whose members depend on the content
 // (value-dependent unions, patterns), a diagnostic while someone listens, a
 // non-finite or unset value, a malformed message, a nesting past the limit.
@@ -28,6 +29,7 @@ import type { DiagnosticCode } from "../diagnostics.js";
 import type { PatternEngine } from "../patterns/engine.js";
 import { type NumberReading, type SchemaNode, UNKNOWN_NODE } from "../schema/index.js";
 import { jsonString } from "./exact-number-text.js";
+import { LARGE_OUTPUT } from "./large-output.js";
 import { numberOutput, numberText, plainNumberText } from "./number-output.js";
 import { MessageProbe, PlainProbe } from "./object-probes.js";
 import { type NodePlan, PLAN_OVER_BUDGET, PlanReader } from "./writer-plan.js";
@@ -411,6 +413,7 @@ class Interpreter extends ValueWriter<ProgramNode> {
         at === undefined
           ? `${jsonString(key)}:${this.value(p.rest, fields[key], depth)}`
           : p.keyTexts[at]! + this.value(p.children[at]!, fields[key], depth);
+      if (text.length > LARGE_OUTPUT) throw GIVE_UP;
     }
     return `${text}}`;
   }
@@ -425,6 +428,7 @@ class Interpreter extends ValueWriter<ProgramNode> {
     for (let i = 0; i < items.length; i++) {
       if (i > 0) text += ",";
       text += this.value(p.elements[Math.min(i, last)]!, items[i], depth);
+      if (text.length > LARGE_OUTPUT) throw GIVE_UP;
     }
     return `${text}]`;
   }
