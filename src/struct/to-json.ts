@@ -1,10 +1,18 @@
 // Struct → JSON text, guided by the tool's JSON Schema.
 //
-// Speed: the walk builds a plain JS value and hands the text work to the
-// native JSON.stringify, like protobuf-es's own toJsonString. Numbers whose
-// text JSON.stringify cannot produce (`1.0`, exact digits above 2^53) are
-// carried as JSON.rawJSON where the runtime has it, and elsewhere as marker
-// strings that are swapped for their text afterwards (see exact-number-text.ts).
+// Speed: a call is first offered to the schema's compiled writer
+// (./writer-program.ts: the schema's plans resolved into a program, run as
+// generated code where the runtime allows it, see ./writer-code.ts, and
+// interpreted elsewhere). It writes the happy path and gives up, with no
+// effect, on anything else; the call is then walked here, which is the
+// definition of the output: every diagnostic with its path, every error.
+// The walk writes small outputs as text as it goes; large ones build a plain
+// JS value and hand the text work to the native JSON.stringify, like
+// protobuf-es's own toJsonString. Numbers whose text JSON.stringify cannot
+// produce (`1.0`, exact digits above 2^53) are carried as JSON.rawJSON where
+// the runtime has it, and elsewhere as marker strings that are swapped for
+// their text afterwards (see exact-number-text.ts). What a number is written
+// as, and which codes it reports, is defined once (./number-output.ts).
 // Values nested deeper than JSON.stringify's own recursion can take go to our
 // iterative writer instead; the walk itself keeps its own stack.
 //

@@ -127,17 +127,7 @@ function buildProgram(root: SchemaNode, patterns: PatternEngine | undefined): Pr
   let unknown: ProgramNode | undefined;
   const unknownNode = (): ProgramNode => {
     if (unknown === undefined) {
-      const n: ProgramNode = {
-        id: nodes.length,
-        unknown: true,
-        whole: 0,
-        wholeNotes: false,
-        fraction: 0,
-        fractionNotes: false,
-        object: undefined,
-        array: undefined,
-        node: UNKNOWN_NODE,
-      };
+      const n = emptyNode(nodes.length, UNKNOWN_NODE);
       n.object = {
         notes: false,
         keys: [],
@@ -156,17 +146,7 @@ function buildProgram(root: SchemaNode, patterns: PatternEngine | undefined): Pr
     if (plan.isUnknown) return unknownNode();
     let n = byPlan.get(plan);
     if (n === undefined) {
-      n = {
-        id: nodes.length,
-        unknown: false,
-        whole: 0,
-        wholeNotes: false,
-        fraction: 0,
-        fractionNotes: false,
-        object: undefined,
-        array: undefined,
-        node: plan.node,
-      };
+      n = emptyNode(nodes.length, plan.node);
       nodes.push(n);
       byPlan.set(plan, n);
       pending.push(plan);
@@ -231,6 +211,21 @@ function buildProgram(root: SchemaNode, patterns: PatternEngine | undefined): Pr
   }
   if (nodes.length > MAX_PROGRAM_NODES || members > MAX_PROGRAM_MEMBERS) return undefined;
   return { nodes, members, units: reader.units };
+}
+
+/** A program node before its answers are filled in. */
+function emptyNode(id: number, node: SchemaNode): ProgramNode {
+  return {
+    id,
+    unknown: node.isUnknown,
+    whole: 0,
+    wholeNotes: false,
+    fraction: 0,
+    fractionNotes: false,
+    object: undefined,
+    array: undefined,
+    node,
+  };
 }
 
 /** A probe of no content: a static member table does not look at the object. */
