@@ -180,6 +180,25 @@ describe("every mode writes what the engine writes", () => {
     });
   }
 
+  test("an output past 256 K characters goes to the native writer, written the same", () => {
+    const rows = Array.from({ length: 4000 }, (_, i) => [
+      2 ** 60 + i * 4096,
+      i,
+      i + 0.5,
+      "x".repeat(60),
+      3,
+    ]);
+    const schema: JsonSchema = {
+      properties: {
+        rows: {
+          items: { prefixItems: [{ type: "integer" }, { type: "integer" }, { type: "number" }] },
+        },
+      },
+    };
+    expectSame({ rows }, schema);
+    expectSame({ rows }, schema, { wholeFloats: "integer" });
+  });
+
   test("seeded random schemas and values", () => {
     const leaf = fc.constantFrom<unknown>(
       { type: "integer" },

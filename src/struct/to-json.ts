@@ -247,9 +247,11 @@ function writeStruct(
 ): string {
   const opts = options === undefined ? defaultOptions() : resolveOptions(options);
   const root = rootNode(inputSchema);
+  // null: the compiled writer's text outgrew LARGE_OUTPUT, so a text walk would too.
+  let compiled: string | undefined | null;
   if (!opts.canonical && writerPlans.enabled && writerPlans.compiled !== "off") {
-    const text = writeCompiled(root, fields, msg, opts);
-    if (text !== undefined) return text;
+    compiled = writeCompiled(root, fields, msg, opts);
+    if (typeof compiled === "string") return compiled;
   }
   if (opts.canonical) {
     // Canonical text is built by our own writer: JS objects would put integer-like keys first.
@@ -261,7 +263,7 @@ function writeStruct(
   // through plans whose total may pass the budget is redone by the engine
   // alone, and a text walk that outgrows LARGE_OUTPUT is redone natively.
   let plans = !root.isUnknown && writerPlans.enabled;
-  if (indentString(opts.indent) === "") {
+  if (indentString(opts.indent) === "" && compiled !== null) {
     // Small outputs are written as text during the walk: no value is built and
     // no marker spliced. Large ones go to the native JSON.stringify (below),
     // which writes long outputs faster than string concatenation (measured).
@@ -313,7 +315,7 @@ function writeCompiled(
   fields: Record<string, unknown>,
   msg: boolean,
   opts: StructToJsonOptions,
-): string | undefined {
+): string | undefined | null {
   if (indentString(opts.indent) !== "") return undefined;
   const program = programOf(root, opts.patterns);
   if (program === undefined) return undefined;
@@ -321,11 +323,11 @@ function writeCompiled(
   const generated = writerPlans.compiled === "interpreted" ? undefined : generatedWriter(program);
   if (generated !== undefined) {
     const text = generated(fields, msg, call);
-    if (text !== undefined) writerPlans.written.generated++;
+    if (typeof text === "string") writerPlans.written.generated++;
     return text;
   }
   const text = interpretProgram(program, fields, msg, call);
-  if (text !== undefined) writerPlans.written.interpreted++;
+  if (typeof text === "string") writerPlans.written.interpreted++;
   return text;
 }
 

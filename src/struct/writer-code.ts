@@ -26,14 +26,15 @@ import {
   type ProgramNode,
   type ProgramOptions,
   slowNumberText,
+  TOO_LARGE,
 } from "./writer-program.js";
 
-/** A generated writer: the JSON text, or undefined when the call must be walked. */
+/** A generated writer: the JSON text; undefined when the call must be walked, null when its text outgrew LARGE_OUTPUT. */
 export type GeneratedWriter = (
   fields: Record<string, unknown>,
   msg: boolean,
   options: ProgramOptions,
-) => string | undefined;
+) => string | undefined | null;
 
 /** Most program nodes turned into code. */
 export const MAX_CODE_NODES = 512;
@@ -110,7 +111,7 @@ function generate(program: Program): GeneratedWriter | undefined {
     "  const d0 = dec, l0 = lis, m0 = lim, c0 = call;",
     "  dec = o.decimal; lis = o.listening; lim = o.depthLimit; call = o;",
     "  try { return msg ? o0m(fields, 1) : o0p(fields, 1); }",
-    "  catch (e) { if (e === G) return undefined; throw e; }",
+    "  catch (e) { if (e === G) return undefined; if (e === GL) return null; throw e; }",
     "  finally { dec = d0; lis = l0; lim = m0; call = c0; }",
     "};",
   );
@@ -125,6 +126,7 @@ function generate(program: Program): GeneratedWriter | undefined {
       "N",
       "D",
       "G",
+      "GL",
       "isArray",
       "keysOf",
       source,
@@ -137,6 +139,7 @@ function generate(program: Program): GeneratedWriter | undefined {
       slowNumberText,
       decimalText,
       GIVE_UP,
+      TOO_LARGE,
       Array.isArray,
       Object.keys,
     );
@@ -261,7 +264,7 @@ function objectFunction(
     });
     lines.push(rest, "    }");
   }
-  lines.push("    if (s.length > LARGE) throw G;", "  }", '  return s + "}";', "}");
+  lines.push("    if (s.length > LARGE) throw GL;", "  }", '  return s + "}";', "}");
   return lines.join("\n");
 }
 
@@ -288,7 +291,7 @@ function arrayFunction(n: ProgramNode, form: "p" | "m"): string {
     }
     lines.push(`      default: s += v${p.elements[last]!.id}${form}(a[i], d);`, "    }");
   }
-  lines.push("    if (s.length > LARGE) throw G;", "  }", '  return s + "]";', "}");
+  lines.push("    if (s.length > LARGE) throw GL;", "  }", '  return s + "]";', "}");
   return lines.join("\n");
 }
 

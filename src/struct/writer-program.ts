@@ -241,6 +241,9 @@ function unnamedKey(named: ReadonlySet<string>): string {
 /** Thrown inside a compiled writer to give the call back to the walk. */
 export const GIVE_UP: unique symbol = Symbol("give up");
 
+/** Thrown inside a compiled writer whose text outgrew LARGE_OUTPUT: the call goes to the native writer. */
+export const TOO_LARGE: unique symbol = Symbol("too large");
+
 /** What a compiled writer needs of the call's options. */
 export interface ProgramOptions {
   /** wholeFloats is "decimal". */
@@ -291,18 +294,20 @@ function ignore(_code: DiagnosticCode): void {}
 
 /**
  * Runs `program` over a Struct's members (`msg`: the message form, members
- * are `Value`s): the JSON text, or undefined when the call must be walked.
+ * are `Value`s): the JSON text; undefined when the call must be walked, null
+ * when its text outgrew LARGE_OUTPUT (the walk would too: it goes native).
  */
 export function interpretProgram(
   program: Program,
   fields: Record<string, unknown>,
   msg: boolean,
   options: ProgramOptions,
-): string | undefined {
+): string | undefined | null {
   try {
     return new Interpreter(options, msg).object(program.nodes[0]!, fields, 1);
   } catch (e) {
     if (e === GIVE_UP) return undefined;
+    if (e === TOO_LARGE) return null;
     throw e;
   }
 }
@@ -408,7 +413,7 @@ class Interpreter extends ValueWriter<ProgramNode> {
         at === undefined
           ? `${jsonString(key)}:${this.value(p.rest, fields[key], depth)}`
           : p.keyTexts[at]! + this.value(p.children[at]!, fields[key], depth);
-      if (text.length > LARGE_OUTPUT) throw GIVE_UP;
+      if (text.length > LARGE_OUTPUT) throw TOO_LARGE;
     }
     return `${text}}`;
   }
@@ -423,7 +428,7 @@ class Interpreter extends ValueWriter<ProgramNode> {
     for (let i = 0; i < items.length; i++) {
       if (i > 0) text += ",";
       text += this.value(p.elements[Math.min(i, last)]!, items[i], depth);
-      if (text.length > LARGE_OUTPUT) throw GIVE_UP;
+      if (text.length > LARGE_OUTPUT) throw TOO_LARGE;
     }
     return `${text}]`;
   }
