@@ -19,7 +19,6 @@
 import { jsonString } from "./exact-number-text.js";
 import { LARGE_OUTPUT } from "./large-output.js";
 import { decimalText } from "./number-output.js";
-import { writerPlans } from "./writer-plan.js";
 import {
   GIVE_UP,
   type Program,
@@ -293,9 +292,4 @@ function arrayFunction(n: ProgramNode, form: "p" | "m"): string {
   }
   lines.push("    if (s.length > LARGE) throw GL;", "  }", '  return s + "]";', "}");
   return lines.join("\n");
-}
-
-/** Whether the compiled writer generates code in this process (for tests and the bench). */
-export function generatedCodeSelected(): boolean {
-  return writerPlans.compiled !== "interpreted" && runtimeAllowsCode();
 }
