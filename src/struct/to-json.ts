@@ -1,10 +1,18 @@
 // Struct → JSON text, guided by the tool's JSON Schema.
 //
-// Speed: the walk builds a plain JS value and hands the text work to the
-// native JSON.stringify, like protobuf-es's own toJsonString. Numbers whose
-// text JSON.stringify cannot produce (`1.0`, exact digits above 2^53) are
-// carried as JSON.rawJSON where the runtime has it, and elsewhere as marker
-// strings that are swapped for their text afterwards (see exact-number-text.ts).
+// Speed: a call is first offered to the schema's compiled writer
+// (./writer-program.ts: the schema's plans resolved into a program, run as
+// generated code where the runtime allows it, see ./writer-code.ts, and
+// interpreted elsewhere). It writes the happy path and gives up, with no
+// effect, on anything else; the call is then walked here, which is the
+// definition of the output: every diagnostic with its path, every error.
+// The walk writes small outputs as text as it goes; large ones build a plain
+// JS value and hand the text work to the native JSON.stringify, like
+// protobuf-es's own toJsonString. Numbers whose text JSON.stringify cannot
+// produce (`1.0`, exact digits above 2^53) are carried as JSON.rawJSON where
+// the runtime has it, and elsewhere as marker strings that are swapped for
+// their text afterwards (see exact-number-text.ts). What a number is written
+// as, and which codes it reports, is defined once (./number-output.ts).
 // Values nested deeper than JSON.stringify's own recursion can take go to our
 // iterative writer instead; the walk itself keeps its own stack.
 //
@@ -45,9 +53,19 @@ import {
   objectExactTexts,
   writeJsonText,
 } from "./exact-number-text.js";
+import { LARGE_OUTPUT } from "./large-output.js";
+import { AS_DECIMAL, AS_NUMBER, decimalText, digitsText, numberOutput } from "./number-output.js";
 import { MessageProbe, PlainProbe } from "./object-probes.js";
 import { setOwnProperty } from "./own-property.js";
+import { generatedWriter } from "./writer-code.js";
 import { PLAN_OVER_BUDGET, PlanReader, type SchemaSource, writerPlans } from "./writer-plan.js";
+import {
+  interpretProgram,
+  MAX_COMPILED_DEPTH,
+  type ProgramOptions,
+  programOf,
+  walkWithReader,
+} from "./writer-program.js";
 
 /**
  * Options of {@link structToJson}, {@link structMessageToJson} and
@@ -227,8 +245,14 @@ function writeStruct(
   inputSchema: SchemaArg,
   options: Partial<StructToJsonOptions> | undefined,
 ): string {
-  const opts = resolveOptions(options);
+  const opts = options === undefined ? defaultOptions() : resolveOptions(options);
   const root = rootNode(inputSchema);
+  // null: the compiled writer's text outgrew LARGE_OUTPUT, so a text walk would too.
+  let compiled: string | undefined | null;
+  if (!opts.canonical && writerPlans.enabled && writerPlans.compiled !== "off") {
+    compiled = writeCompiled(root, fields, msg, opts);
+    if (typeof compiled === "string") return compiled;
+  }
   if (opts.canonical) {
     // Canonical text is built by our own writer: JS objects would put integer-like keys first.
     const w = new Writer(opts, undefined);
@@ -239,7 +263,7 @@ function writeStruct(
   // through plans whose total may pass the budget is redone by the engine
   // alone, and a text walk that outgrows LARGE_OUTPUT is redone natively.
   let plans = !root.isUnknown && writerPlans.enabled;
-  if (indentString(opts.indent) === "") {
+  if (indentString(opts.indent) === "" && compiled !== null) {
     // Small outputs are written as text during the walk: no value is built and
     // no marker spliced. Large ones go to the native JSON.stringify (below),
     // which writes long outputs faster than string concatenation (measured).
@@ -270,6 +294,73 @@ function writeStruct(
   // which needs no markers and no stack. Diagnostics were already reported.
   const w = new Writer({ ...opts, onDiagnostic: ignoreDiagnostics }, objectExactTexts());
   return writeJsonText(w.run(fields, msg, root), indentString(opts.indent), false);
+}
+
+let resolvedDefaults: StructToJsonOptions | undefined;
+
+/** The options of a call that passed none (resolved once: a call's options are never changed). */
+function defaultOptions(): StructToJsonOptions {
+  resolvedDefaults ??= resolveOptions(undefined);
+  return resolvedDefaults;
+}
+
+/**
+ * The call written by the schema's compiled writer (./writer-program.ts):
+ * generated code where the runtime allows it, the program interpreted
+ * elsewhere; undefined when the schema has none or the writer gave up (the
+ * call is then walked from the start, as if never tried).
+ */
+function writeCompiled(
+  root: SchemaNode,
+  fields: Record<string, unknown>,
+  msg: boolean,
+  opts: StructToJsonOptions,
+): string | undefined | null {
+  if (indentString(opts.indent) !== "") return undefined;
+  const program = programOf(root, opts.patterns);
+  if (program === undefined) return undefined;
+  const call = new CompiledCall(program.units, opts);
+  const generated = writerPlans.compiled === "interpreted" ? undefined : generatedWriter(program);
+  if (generated !== undefined) {
+    const text = generated(fields, msg, call);
+    if (typeof text === "string") writerPlans.written.generated++;
+    return text;
+  }
+  const text = interpretProgram(program, fields, msg, call);
+  if (typeof text === "string") writerPlans.written.interpreted++;
+  return text;
+}
+
+/**
+ * One call of a compiled writer: its options, and the walk of the objects
+ * whose members depend on their content. Those are walked with one
+ * PlanReader for the call, charged from the most the program itself can
+ * cost: the call stays within its budget, or the walk takes it whole.
+ */
+class CompiledCall implements ProgramOptions {
+  readonly decimal: boolean;
+  readonly listening: boolean;
+  readonly depthLimit: number;
+  private reader: PlanReader | undefined = undefined;
+  constructor(
+    private readonly units: number,
+    private readonly opts: StructToJsonOptions,
+  ) {
+    this.decimal = opts.wholeFloats === "decimal";
+    this.listening = opts.onDiagnostic !== ignoreDiagnostics;
+    this.depthLimit = Math.min(opts.recursionLimit, MAX_COMPILED_DEPTH);
+  }
+
+  walk(
+    node: SchemaNode,
+    value: Record<string, unknown> | readonly unknown[],
+    msg: boolean,
+    array: boolean,
+    depth: number,
+  ): string {
+    this.reader ??= new PlanReader(this.opts.patterns, this.units);
+    return walkWithReader(this.reader, this, node, value, msg, array, depth);
+  }
 }
 
 /** What {@link attempt} returns when a text walk finished (its text is in the writer). */
@@ -342,8 +433,6 @@ type NumberHook = (
   codes: DiagnosticCode[],
 ) => void;
 
-const MAX_SAFE = Number.MAX_SAFE_INTEGER;
-
 /** An object or array being walked: where the walk is in it, and what it builds. */
 interface Frame {
   /** The object's members (message form: `Value`s) or the array's elements. */
@@ -361,14 +450,6 @@ interface Frame {
 
 /** What an unwrap returns for an object or array; the container itself is in `Writer.container`. */
 const CONTAINER: unique symbol = Symbol("container");
-
-/**
- * Longest output (in UTF-16 units) written as text during the walk; past it the
- * walk is redone and the text written by the native JSON.stringify. Measured on
- * Node 20 and 24: concatenation wins on small outputs (no value built), the
- * native writer on large ones.
- */
-const LARGE_OUTPUT = 256 * 1024;
 
 /** Thrown by a text walk that outgrew LARGE_OUTPUT. */
 const OUTPUT_LARGE: unique symbol = Symbol("output large");
@@ -433,16 +514,16 @@ class Writer {
     private readonly opts: StructToJsonOptions,
     /** Where texts JSON.stringify cannot write go; undefined for ECMAScript number form (canonical). */
     exact: ExactTextSink | undefined,
-    /** Read the schema through plans (./writer-plan.ts); the caller handles PLAN_OVER_BUDGET. */
-    planned = false,
+    /** Read the schema through plans (./writer-plan.ts), with this reader if given; the caller handles PLAN_OVER_BUDGET. */
+    planned: boolean | PlanReader = false,
     /** Hold diagnostics back until {@link flush} (a text walk also stops at OUTPUT_LARGE). */
     hold = false,
   ) {
     this.decimal = opts.wholeFloats === "decimal";
     this.note = (code) => this.report(code);
     this.held = hold ? [] : undefined;
-    if (planned) {
-      this.plans = new PlanReader(opts.patterns);
+    if (planned !== false) {
+      this.plans = planned === true ? new PlanReader(opts.patterns) : planned;
       this.schema = this.plans;
     } else {
       this.plans = undefined;
@@ -453,12 +534,19 @@ class Writer {
     this.exact = this.textSink ?? exact;
   }
 
-  run(fields: Record<string, unknown>, msg: boolean, root: SchemaNode): unknown {
+  /** Walks `fields` (an array when `array`) at `root`, `depth` levels deep (the top-level object is 1). */
+  run(
+    fields: Record<string, unknown> | readonly unknown[],
+    msg: boolean,
+    root: SchemaNode,
+    array = false,
+    depth = 1,
+  ): unknown {
     this.msg = msg;
     const direct = this.direct;
     const stack: Frame[] = [];
     const tokens = this.tokens;
-    const rootFrame = this.open(fields, false, this.plans?.root(root) ?? root, 1);
+    const rootFrame = this.open(fields, array, this.plans?.root(root) ?? root, depth);
     stack.push(rootFrame);
     while (stack.length > 0) {
       const frame = stack[stack.length - 1]!;
@@ -495,7 +583,7 @@ class Writer {
         const out = msg ? this.unwrapMessage(v, node) : this.unwrapPlain(v, node);
         if (out === CONTAINER) {
           this.text += piece;
-          stack.push(this.open(this.container!, this.containerIsArray, node, stack.length + 1));
+          stack.push(this.open(this.container!, this.containerIsArray, node, stack.length + depth));
         } else {
           this.text += piece + valueText(out, this.textSink!.last);
         }
@@ -503,7 +591,12 @@ class Writer {
       }
       let out = msg ? this.unwrapMessage(v, node) : this.unwrapPlain(v, node);
       if (out === CONTAINER) {
-        const opened = this.open(this.container!, this.containerIsArray, node, stack.length + 1);
+        const opened = this.open(
+          this.container!,
+          this.containerIsArray,
+          node,
+          stack.length + depth,
+        );
         out = opened.out;
         stack.push(opened);
       }
@@ -671,37 +764,11 @@ class Writer {
     }
     if (node.isUnknown) return v;
     const reading = this.schema.numberReading(node, v, this.note);
+    const output = numberOutput(v, reading, this.decimal, this.note);
     const exact = this.exact;
-    switch (reading) {
-      case "integer":
-        if (!Number.isInteger(v)) {
-          this.report("not-an-integer");
-          return v;
-        }
-        if (v > MAX_SAFE || v < -MAX_SAFE) {
-          this.report("integer-precision-lost");
-          return exact === undefined ? v : exactInteger(v, exact, this.direct);
-        }
-        return v;
-      case "number":
-        // Every float64 of 2^53 or more is whole, and may be an integer id
-        // already rounded (servers type ids as `number`): say so.
-        if (v > MAX_SAFE || v < -MAX_SAFE) this.report("number-precision-lost");
-        if (this.decimal && exact !== undefined && Number.isInteger(v) && v < 1e21 && v > -1e21) {
-          return exact.text(Object.is(v, -0) ? "-0.0" : `${v}.0`);
-        }
-        return v;
-      case "ambiguous":
-        if (!Number.isInteger(v)) return v;
-        this.report("ambiguous-number");
-        if (v > MAX_SAFE || v < -MAX_SAFE) {
-          this.report("integer-precision-lost");
-          return exact === undefined ? v : exactInteger(v, exact, this.direct);
-        }
-        return v;
-      default:
-        return v;
-    }
+    if (output === AS_NUMBER || exact === undefined) return v;
+    if (output === AS_DECIMAL) return exact.text(decimalText(v));
+    return exactInteger(v, exact, this.direct);
   }
 
   /** The slow path of {@link number} for {@link inspectNumbers}: records what was done. */
@@ -733,17 +800,15 @@ class Writer {
  * can go to JSON.stringify, and only the rest pays for BigInt.
  */
 function exactInteger(v: number, exact: ExactTextSink, direct: boolean): unknown {
-  // A text walk writes the digits (the same text where JS's own form is exact):
-  // BigInt(v).toString() costs less than String(v) (measured 46–85 ns against
-  // 90–188 ns). A walk for the native writer keeps exact numbers as numbers,
-  // so that only the others need a stand-in.
+  // A walk for the native writer keeps exact numbers as numbers, so that
+  // only the others need a stand-in (and String(v) decides which cheaply).
   if (!direct && v < 1e21 && v > -1e21) {
     const js = String(v);
     if (js.charCodeAt(js.length - 1) !== 48) return v;
-    const digits = BigInt(v).toString();
+    const digits = digitsText(v);
     return digits === js ? v : exact.text(digits);
   }
-  return exact.text(BigInt(v).toString());
+  return exact.text(digitsText(v));
 }
 
 /** The text of a walked primitive in text mode ({@link OWN_TEXT}: the number's own text). */

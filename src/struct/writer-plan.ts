@@ -42,9 +42,19 @@ import { jsonString } from "./exact-number-text.js";
 /**
  * Internal switch for tests: false reads every schema through the engine
  * alone (the path a call over budget takes), to compare both paths;
- * `redone` counts calls redone by the engine.
+ * `redone` counts calls redone by the engine. `compiled` picks the compiled
+ * writer (./writer-program.ts): "auto" generates code where the runtime
+ * allows it and interprets the program elsewhere; "generated" and
+ * "interpreted" force one ("generated" still interprets where the runtime
+ * refuses code); "off" walks every call.
  */
-export const writerPlans = { enabled: true, redone: 0 };
+export const writerPlans: {
+  enabled: boolean;
+  redone: number;
+  compiled: "auto" | "generated" | "interpreted" | "off";
+  /** Calls the compiled writer wrote, as generated code and interpreted. */
+  written: { generated: number; interpreted: number };
+} = { enabled: true, redone: 0, compiled: "auto", written: { generated: 0, interpreted: 0 } };
 
 /** Most member answers kept per plan for keys that cannot share one (a node with `patternProperties`). */
 export const MAX_PLAN_MEMBERS = 1024;
@@ -80,7 +90,7 @@ const SCOPE_VIEWS = 2; // branches depend on the content: one member table per p
 const SCOPE_ENGINE = 3; // the engine kept no answer to plan from: the call's own SchemaReader decides
 
 /** Member answers of an object scope (or of one view of it). */
-interface MemberTable extends Answer {
+export interface MemberTable extends Answer {
   /** The names `properties` declare; undefined when every key is its own question. */
   readonly named: ReadonlySet<string> | undefined;
   readonly members: Map<string, ChildAnswer>;
@@ -99,7 +109,7 @@ interface ObjectAnswer extends MemberTable {
 /** Most views kept per object plan (one per distinct content the branch predicates see). */
 export const MAX_PLAN_VIEWS = 64;
 
-interface ArrayAnswer extends Answer {
+export interface ArrayAnswer extends Answer {
   /** SCOPE_EMPTY, SCOPE_STATIC (elements from the plan) or SCOPE_ENGINE (the call's own reader). */
   readonly scope: number;
   /** Elements at or past this index share its node. */
@@ -176,12 +186,23 @@ let callCount = 0;
  */
 export class PlanReader implements SchemaSource {
   private readonly stamp = ++callCount;
-  private spent = 0;
+  private spent: number;
   private reader: SchemaReader | undefined = undefined;
   /** See {@link takeKeyText}. */
   private keyText: string | undefined = undefined;
 
-  constructor(private readonly patterns: PatternEngine | undefined) {}
+  /** `spent`: units already charged to the call elsewhere (a compiled writer's bound). */
+  constructor(
+    private readonly patterns: PatternEngine | undefined,
+    spent = 0,
+  ) {
+    this.spent = spent;
+  }
+
+  /** The units this reader has added up (first-time costs, and its own reader's). */
+  get units(): number {
+    return this.spent + (this.reader === undefined ? 0 : this.reader.units);
+  }
 
   /** The plan to start a walk at. */
   root(node: SchemaNode): NodePlan {
@@ -324,8 +345,7 @@ export class PlanReader implements SchemaSource {
     return k;
   }
 
-  arrayScope(at: SchemaNode, length: number, note: NoteSink): ArrayScope {
-    const plan = at as NodePlan;
+  private arrayAnswer(plan: NodePlan, length: number): ArrayAnswer {
     let a = plan.array;
     if (a === undefined) {
       const r = this.fresh();
@@ -343,6 +363,38 @@ export class PlanReader implements SchemaSource {
         elements: [],
       };
     }
+    return a;
+  }
+
+  /**
+   * For a compiled writer (./writer-program.ts): the member table of `plan`
+   * when an object's members there do not depend on its content, charged and
+   * its notes replayed as a call's walk would; undefined (nothing charged)
+   * when they do, or when every key is its own question.
+   */
+  staticObject(plan: NodePlan, note: NoteSink): StaticMembers | undefined {
+    if (plan.object === undefined) plan.object = this.planObject(plan.node);
+    const a = plan.object;
+    if (a.scope === SCOPE_EMPTY) {
+      this.use(a, note);
+      return { table: a, named: EMPTY_NAMES, empty: true };
+    }
+    if (a.scope !== SCOPE_STATIC || a.named === undefined) return undefined;
+    this.use(a, note);
+    return { table: a, named: a.named, empty: false };
+  }
+
+  /** For a compiled writer: the element answers of `plan` unless the engine decides them per call (as staticObject). */
+  staticArray(plan: NodePlan, note: NoteSink): StaticElements | undefined {
+    const a = this.arrayAnswer(plan, 0);
+    if (a.scope === SCOPE_ENGINE) return undefined;
+    this.use(a, note);
+    return { answer: a, empty: a.scope === SCOPE_EMPTY, tail: a.tail };
+  }
+
+  arrayScope(at: SchemaNode, length: number, note: NoteSink): ArrayScope {
+    const plan = at as NodePlan;
+    const a = this.arrayAnswer(plan, length);
     if (a.scope === SCOPE_ENGINE) {
       const scope = this.own().arrayScope(plan.node, length, note);
       this.check();
@@ -391,6 +443,23 @@ export class PlanReader implements SchemaSource {
     this.check();
     return planOf(node, this.patterns);
   }
+}
+
+const EMPTY_NAMES: ReadonlySet<string> = new Set();
+
+/** An object plan's members for a compiled writer: `named` keys each their own child, every other key one shared child. */
+export interface StaticMembers {
+  readonly table: MemberTable;
+  readonly named: ReadonlySet<string>;
+  /** Nothing is known below: every member is unknown. */
+  readonly empty: boolean;
+}
+
+/** An array plan's elements for a compiled writer: `empty` → every element unknown; else elements at or past `tail` share one. */
+export interface StaticElements {
+  readonly answer: ArrayAnswer;
+  readonly empty: boolean;
+  readonly tail: number;
 }
 
 /** The plan every position below an unknown one has. */

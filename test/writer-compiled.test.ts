@@ -1,0 +1,366 @@
+// The compiled writer (issue 16): generated code, the same program
+// interpreted, the walk through plans and the engine alone write every call
+// byte for byte alike, with the same diagnostics and errors; generated code
+// is safe against hostile schemas; a runtime that refuses `new Function`
+// selects interpretation silently.
+import fc from "fast-check";
+import { afterEach, describe, expect, test } from "vitest";
+import type { Diagnostic } from "../src/diagnostics.js";
+import type { PatternEngine } from "../src/patterns/engine.js";
+import { compileSchema, rootNode } from "../src/schema/index.js";
+import type { JsonSchema } from "../src/schema/json-schema.js";
+import {
+  type StructToJsonOptions,
+  structMessageToJson,
+  structToJson,
+} from "../src/struct/to-json.js";
+import {
+  generatedWriter,
+  MAX_CODE_NODES,
+  resetCodeDetection,
+  runtimeAllowsCode,
+} from "../src/struct/writer-code.js";
+import { writerPlans } from "../src/struct/writer-plan.js";
+import { programOf } from "../src/struct/writer-program.js";
+import { HOSTILE_CASES } from "./schema-budget-catalogue.js";
+
+type Mode = "generated" | "interpreted" | "walk" | "engine";
+const MODES: readonly Mode[] = ["generated", "interpreted", "walk", "engine"];
+
+afterEach(() => {
+  writerPlans.enabled = true;
+  writerPlans.compiled = "auto";
+});
+
+function setMode(mode: Mode): void {
+  writerPlans.enabled = mode !== "engine";
+  writerPlans.compiled = mode === "walk" ? "off" : mode === "engine" ? "auto" : mode;
+}
+
+type Outcome = { text?: string; error?: string; diagnostics: Diagnostic[] };
+
+/** A JSON value as a google.protobuf.Value message (NaN and the like as number values). */
+function toValue(v: unknown): unknown {
+  if (v === null) return { kind: { case: "nullValue", value: 0 } };
+  switch (typeof v) {
+    case "number":
+      return { kind: { case: "numberValue", value: v } };
+    case "string":
+      return { kind: { case: "stringValue", value: v } };
+    case "boolean":
+      return { kind: { case: "boolValue", value: v } };
+    case "object":
+      if (Array.isArray(v))
+        return { kind: { case: "listValue", value: { values: v.map(toValue) } } };
+      return { kind: { case: "structValue", value: toStruct(v as Record<string, unknown>) } };
+    default:
+      return { kind: { case: undefined } };
+  }
+}
+
+function toStruct(o: Record<string, unknown>): {
+  $typeName: string;
+  fields: Record<string, unknown>;
+} {
+  const fields: Record<string, unknown> = {};
+  for (const k of Object.keys(o)) {
+    Object.defineProperty(fields, k, {
+      value: toValue(o[k]),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return { $typeName: "google.protobuf.Struct", fields };
+}
+
+function write(
+  mode: Mode,
+  args: Record<string, unknown>,
+  schema: JsonSchema | undefined,
+  msg: boolean,
+  options: Partial<StructToJsonOptions>,
+  listen: boolean,
+): Outcome {
+  setMode(mode);
+  const diagnostics: Diagnostic[] = [];
+  const opts = listen
+    ? { ...options, onDiagnostic: (d: Diagnostic) => diagnostics.push(d) }
+    : options;
+  try {
+    const text = msg
+      ? structMessageToJson(toStruct(args) as never, schema, opts)
+      : structToJson(args as never, schema, opts);
+    return { text, diagnostics };
+  } catch (e) {
+    return {
+      error: `${(e as { code?: string }).code}@${(e as { path?: string }).path}`,
+      diagnostics,
+    };
+  } finally {
+    setMode("generated");
+    writerPlans.compiled = "auto";
+  }
+}
+
+/** Every mode, both forms, with and without a listener (twice: programs built, then warm), agree with the engine. */
+function expectSame(
+  args: Record<string, unknown>,
+  schema: JsonSchema | undefined,
+  options: Partial<StructToJsonOptions> = {},
+): void {
+  for (const msg of [false, true]) {
+    for (const listen of [true, false]) {
+      const engine = write("engine", args, schema, msg, options, listen);
+      for (const mode of MODES) {
+        for (let round = 0; round < 2; round++) {
+          expect({ mode, msg, listen, ...write(mode, args, schema, msg, options, listen) }).toEqual(
+            {
+              mode,
+              msg,
+              listen,
+              ...engine,
+            },
+          );
+        }
+      }
+    }
+  }
+}
+
+describe("every mode writes what the engine writes", () => {
+  for (const c of HOSTILE_CASES) {
+    test(`hostile schema: ${c.name}`, () => {
+      for (const size of c.sizes.slice(0, 1)) {
+        const { schema, args } = c.make(size);
+        if (typeof args !== "object" || args === null || Array.isArray(args)) continue;
+        expectSame(args as Record<string, unknown>, schema, { patterns: c.patterns ?? undefined });
+      }
+    });
+  }
+
+  const nullableRef: JsonSchema = {
+    $defs: {
+      Range: {
+        properties: {
+          start: { type: "integer" },
+          end: { anyOf: [{ type: "integer" }, { type: "null" }] },
+        },
+        required: ["start"],
+      },
+    },
+    properties: {
+      id: { type: "integer" },
+      score: { type: "number" },
+      either: { type: ["integer", "number"] },
+      range: { anyOf: [{ $ref: "#/$defs/Range" }, { type: "null" }] },
+      tags: { items: { type: "string" } },
+      row: { prefixItems: [{ type: "integer" }, { type: "number" }], items: { type: "integer" } },
+    },
+  };
+
+  const options: [string, Partial<StructToJsonOptions>][] = [
+    ["defaults", {}],
+    ["wholeFloats integer", { wholeFloats: "integer" }],
+    ["nonFinite and unsetValue null", { nonFinite: "null", unsetValue: "null" }],
+    ["recursionLimit 2", { recursionLimit: 2 }],
+  ];
+  for (const [name, opts] of options) {
+    test(`nullable refs, tuples, big and whole numbers: ${name}`, () => {
+      for (const args of [
+        { id: 2 ** 60, score: 3, either: 4, range: { start: 1, end: 2 ** 53 + 2 }, tags: ["a"] },
+        { id: 1.5, score: -0, either: 2.5, range: { end: 3 }, row: [2 ** 60, 1, 2, 3.5] },
+        { id: Number.NaN, range: null, extra: { deep: [[1, 2.0]] } },
+        { range: { start: 1, nested: { a: { b: 1 } } }, row: [1, 2, [3]] },
+        { id: undefined, score: 1e21, either: -(2 ** 60) },
+      ]) {
+        expectSame(args, nullableRef, opts);
+        expectSame(args, undefined, opts);
+      }
+    });
+  }
+
+  test("an output past 256 K characters goes to the native writer, written the same", () => {
+    const rows = Array.from({ length: 4000 }, (_, i) => [
+      2 ** 60 + i * 4096,
+      i,
+      i + 0.5,
+      "x".repeat(60),
+      3,
+    ]);
+    const schema: JsonSchema = {
+      properties: {
+        rows: {
+          items: { prefixItems: [{ type: "integer" }, { type: "integer" }, { type: "number" }] },
+        },
+      },
+    };
+    expectSame({ rows }, schema);
+    expectSame({ rows }, schema, { wholeFloats: "integer" });
+  });
+
+  test("seeded random schemas and values", () => {
+    const leaf = fc.constantFrom<unknown>(
+      { type: "integer" },
+      { type: "number" },
+      { type: ["integer", "number"] },
+      { enum: [1, 2.5] },
+      { const: 3 },
+      { multipleOf: 2 },
+      {},
+      false,
+      { $ref: "#/$defs/X" },
+      { $ref: "#/nowhere" },
+    );
+    const keys = fc.constantFrom("a", "b", "__proto__", "constructor", 'q"uote', "line\u2028sep");
+    const schemaArb = fc.letrec((tie) => ({
+      node: fc.oneof(
+        { depthSize: "small" },
+        leaf,
+        fc.record({ properties: fc.dictionary(keys, tie("node")) }),
+        fc.record({
+          properties: fc.dictionary(keys, tie("node")),
+          required: fc.array(keys, { maxLength: 2 }),
+        }),
+        fc.record({ items: tie("node") }),
+        fc.record({ prefixItems: fc.array(tie("node"), { maxLength: 2 }), items: tie("node") }),
+        fc.record({ anyOf: fc.array(tie("node"), { minLength: 1, maxLength: 3 }) }),
+        fc.record({ oneOf: fc.array(tie("node"), { minLength: 1, maxLength: 2 }) }),
+        fc.record({ additionalProperties: tie("node") }),
+      ),
+    })).node;
+    const valueArb = fc.letrec((tie) => ({
+      v: fc.oneof(
+        { depthSize: "small" },
+        fc.constantFrom<unknown>(
+          1,
+          2.5,
+          -0,
+          3,
+          2 ** 60,
+          2 ** 53 + 2,
+          1e21,
+          null,
+          true,
+          "x",
+          Number.NaN,
+        ),
+        fc.dictionary(keys, tie("v"), { maxKeys: 4 }),
+        fc.array(tie("v"), { maxLength: 4 }),
+      ),
+    })).v;
+    fc.assert(
+      fc.property(
+        schemaArb,
+        fc.dictionary(keys, valueArb),
+        fc.constantFrom<Partial<StructToJsonOptions>>(
+          {},
+          { nonFinite: "null" },
+          { wholeFloats: "integer" },
+        ),
+        (s, args, opts) => {
+          const schema = { $defs: { X: { type: "integer" } }, ...(s as object) } as JsonSchema;
+          expectSame(args, schema, opts);
+        },
+      ),
+      { numRuns: 150, seed: 1616 },
+    );
+  });
+});
+
+describe("generated code is safe and bounded", () => {
+  const hostileKeys = [
+    "__proto__",
+    "constructor",
+    "prototype",
+    'a"b',
+    "back\\slash",
+    "*/ x /*",
+    "\u0024{template}",
+    "line\u2028sep\u2029",
+    "'); throw 1; ('",
+    "lone \ud800",
+    "",
+  ];
+
+  test("hostile member names in `properties` are data: the code compiles and writes them exactly", () => {
+    const properties: Record<string, JsonSchema> = {};
+    for (const k of hostileKeys) {
+      Object.defineProperty(properties, k, {
+        value: { type: "number" },
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
+    const schema = { properties, title: "*/ }); throw new Error(1); //" } as JsonSchema;
+    const args: Record<string, unknown> = {};
+    for (const [i, k] of hostileKeys.entries()) {
+      Object.defineProperty(args, k, {
+        value: i,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
+    const before = writerPlans.written.generated;
+    const text = structToJson(args as never, schema);
+    expect(text).toBe(JSON.stringify(args).replace(/:(\d+)/g, ":$1.0"));
+    if (runtimeAllowsCode()) expect(writerPlans.written.generated).toBe(before + 1);
+    expect(Object.prototype).not.toHaveProperty("polluted");
+    expectSame(args, schema);
+  });
+
+  test("a schema too large for code is interpreted, and writes the same", () => {
+    const properties: Record<string, JsonSchema> = {};
+    for (let i = 0; i < MAX_CODE_NODES + 10; i++)
+      properties[`k${i}`] = { properties: { x: { type: "number" } } };
+    const schema = compileSchema({ properties });
+    const program = programOf(rootNode(schema), undefined);
+    expect(program).toBeDefined();
+    expect(generatedWriter(program!)).toBeUndefined();
+    const args = { k0: { x: 1 }, k5: { x: 2.5 }, other: 3 };
+    const before = writerPlans.written.interpreted;
+    expect(structToJson(args, schema)).toBe('{"k0":{"x":1.0},"k5":{"x":2.5},"other":3}');
+    expect(writerPlans.written.interpreted).toBe(before + 1);
+  });
+
+  test("a runtime that refuses new Function (CSP without unsafe-eval) gets the interpreter, silently", () => {
+    const original = globalThis.Function;
+    const refusing = function refusingFunction() {
+      throw new EvalError("Refused to evaluate a string as JavaScript");
+    } as unknown as FunctionConstructor;
+    globalThis.Function = refusing;
+    resetCodeDetection();
+    try {
+      // A schema never compiled before: its program is made now, and interpreted.
+      const schema = {
+        properties: { refusedA: { type: "number" }, refusedB: { type: "integer" } },
+      };
+      const before = { ...writerPlans.written };
+      expect(structToJson({ refusedA: 1, refusedB: 2 ** 60 }, schema)).toBe(
+        '{"refusedA":1.0,"refusedB":1152921504606846976}',
+      );
+      expect(writerPlans.written).toEqual({ ...before, interpreted: before.interpreted + 1 });
+      expect(runtimeAllowsCode()).toBe(false);
+    } finally {
+      globalThis.Function = original;
+      resetCodeDetection();
+    }
+    expect(runtimeAllowsCode()).toBe(true);
+  });
+});
+
+describe("a program's total is the bound of every call through it", () => {
+  test("a schema whose answers may pass the call budget gets no program; its calls are walked", () => {
+    const properties: Record<string, unknown> = {};
+    for (let i = 0; i < 3000; i++) {
+      properties[`k${i}`] = {
+        anyOf: [{ type: "integer" }, { allOf: [{ type: "number" }, { minimum: i }] }],
+      };
+    }
+    const schema = compileSchema({ type: "object", properties } as JsonSchema);
+    expect(programOf(rootNode(schema), undefined as PatternEngine | undefined)).toBeUndefined();
+    expectSame({ k1: 2 ** 60, k2: 1.5, k3: 3 }, { type: "object", properties } as JsonSchema);
+  });
+});
