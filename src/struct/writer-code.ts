@@ -33,6 +33,8 @@ export type GeneratedWriter = (
   fields: Record<string, unknown>,
   msg: boolean,
   options: ProgramOptions,
+  /** How deep `fields` is (the top-level object is 1). */
+  depth: number,
 ) => string | undefined | null;
 
 /** Most program nodes turned into code. */
@@ -94,8 +96,8 @@ function generate(program: Program): GeneratedWriter | undefined {
     '"use strict";',
     "let dec = false, lis = false, lim = 0, call;",
     `const LARGE = ${LARGE_OUTPUT};`,
-    // An object or array the program leaves to the walk (only while nobody listens).
-    "function W(id, v, msg, array, d) { if (lis) throw G; return call.walk(P[id], v, msg, array, d); }",
+    // An object or array the program leaves to the call (a view program, or the walk).
+    "function W(id, v, msg, array, d) { return call.walk(P[id], v, msg, array, d); }",
   ];
   for (const n of program.nodes) {
     parts.push(numberFunction(n));
@@ -106,10 +108,10 @@ function generate(program: Program): GeneratedWriter | undefined {
     }
   }
   parts.push(
-    "return function write(fields, msg, o) {",
+    "return function write(fields, msg, o, depth) {",
     "  const d0 = dec, l0 = lis, m0 = lim, c0 = call;",
     "  dec = o.decimal; lis = o.listening; lim = o.depthLimit; call = o;",
-    "  try { return msg ? o0m(fields, 1) : o0p(fields, 1); }",
+    "  try { return msg ? o0m(fields, depth) : o0p(fields, depth); }",
     "  catch (e) { if (e === G) return undefined; if (e === GL) return null; throw e; }",
     "  finally { dec = d0; lis = l0; lim = m0; call = c0; }",
     "};",
@@ -133,7 +135,7 @@ function generate(program: Program): GeneratedWriter | undefined {
     return factory(
       keyTexts,
       keyMaps,
-      program.nodes.map((n) => n.node),
+      program.nodes,
       jsonString,
       slowNumberText,
       decimalText,

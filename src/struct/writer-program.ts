@@ -27,12 +27,25 @@ import type { JsonObject } from "@bufbuild/protobuf";
 import type { Value } from "@bufbuild/protobuf/wkt";
 import type { DiagnosticCode } from "../diagnostics.js";
 import type { PatternEngine } from "../patterns/engine.js";
-import { type NumberReading, type SchemaNode, UNKNOWN_NODE } from "../schema/index.js";
+import {
+  type NumberReading,
+  type ObjectProbe,
+  type SchemaNode,
+  UNKNOWN_NODE,
+} from "../schema/index.js";
+import { probeSignature } from "../schema/object-info.js";
 import { jsonString } from "./exact-number-text.js";
 import { LARGE_OUTPUT } from "./large-output.js";
 import { numberOutput, numberText, plainNumberText } from "./number-output.js";
 import { MessageProbe, PlainProbe } from "./object-probes.js";
-import { type NodePlan, PLAN_OVER_BUDGET, PlanReader } from "./writer-plan.js";
+import {
+  MAX_PLAN_VIEWS,
+  type NodePlan,
+  PLAN_OVER_BUDGET,
+  PlanReader,
+  type ViewQuestion,
+  viewQuestion,
+} from "./writer-plan.js";
 
 /** Readings as small integers, in the program and in generated code. */
 export const READINGS: readonly NumberReading[] = ["unknown", "integer", "number", "ambiguous"];
@@ -49,8 +62,10 @@ export interface ProgramNode {
   /** The same for a fractional value. */
   fraction: number;
   fractionNotes: boolean;
-  /** Undefined: an object here is walked by the engine (its members depend on its content). */
+  /** Undefined: an object here is written by a view program (see `views`) or walked. */
   object: ObjectProgram | undefined;
+  /** Set when an object's members here depend on its content (a value-dependent union): a program per view. */
+  views: ViewPrograms | undefined;
   /** Undefined: an array here is walked by the engine. */
   array: ArrayProgram | undefined;
   /** The schema node, for the walk of an object or array the program leaves to it. */
@@ -75,6 +90,44 @@ export interface ArrayProgram {
   readonly notes: boolean;
   readonly elements: readonly ProgramNode[];
 }
+
+/**
+ * What a program knows of an object node whose members depend on the
+ * content (a value-dependent union), made on first use: per content the
+ * branch predicates see, what its first object costs a call and the program
+ * of the branches it selects (one per selection, at most MAX_PLAN_VIEWS).
+ */
+export interface ViewPrograms {
+  /** The members the predicates look at (see probeSignature). */
+  readonly keys: readonly string[];
+  readonly plan: NodePlan;
+  /** By probe signature; emptied when it reaches MAX_VIEW_CONTENTS (its entries are remade on demand). */
+  readonly contents: Map<string, ViewContent>;
+  /** By selection; null: that selection gets no program (its objects are walked). */
+  readonly programs: Map<string, ViewProgram | null>;
+}
+
+/** One content at a value-dependent node: its question, and the program of the branches it selects. */
+export interface ViewContent {
+  readonly question: ViewQuestion;
+  /** Undefined: objects with this content are walked. */
+  readonly view: ViewProgram | undefined;
+  /** The last call that was charged for the question. */
+  stamp: number;
+}
+
+/**
+ * A program whose root is one view of an object node (only the root's object
+ * is written); its total leaves out the view question, charged per content.
+ */
+export interface ViewProgram {
+  readonly program: Program;
+  /** The last call that was charged for it. */
+  stamp: number;
+}
+
+/** Most contents remembered per value-dependent node (each a few words; remade on demand). */
+export const MAX_VIEW_CONTENTS = 1024;
 
 /** One schema's compiled writer: its nodes, the root first. */
 export interface Program {
@@ -107,18 +160,52 @@ export function programOf(
   }
   let p = programs.get(root);
   if (p === undefined) {
-    p = buildProgram(root, patterns) ?? null;
+    p = buildProgram(root, patterns, undefined) ?? null;
     programs.set(root, p);
   }
   return p ?? undefined;
 }
 
 /**
+ * What `views` knows of an object whose content `probe` shows: its question
+ * and the program of the branches it selects, built on first use.
+ */
+export function viewContentOf(
+  views: ViewPrograms,
+  probe: ObjectProbe,
+  patterns: PatternEngine | undefined,
+): ViewContent {
+  const signature = probeSignature(views.keys, probe);
+  let c = views.contents.get(signature);
+  if (c === undefined) {
+    const question = viewQuestion(views.plan, probe, signature, patterns);
+    let p = views.programs.get(question.selection);
+    if (p === undefined && views.programs.size < MAX_PLAN_VIEWS) {
+      const program = buildProgram(views.plan.node, patterns, probe);
+      p = program === undefined ? null : { program, stamp: 0 };
+      views.programs.set(question.selection, p);
+    }
+    c = { question, view: p ?? undefined, stamp: 0 };
+    if (views.contents.size >= MAX_VIEW_CONTENTS) views.contents.clear();
+    views.contents.set(signature, c);
+  }
+  return c;
+}
+
+/**
  * Resolves every plan reachable from `root` into a program, with one
  * PlanReader charged for every answer once (the most a call can be charged);
  * undefined when that may pass CALL_BUDGET or the program outgrows its bounds.
+ * With `view` (the content of an object at `root` whose members depend on
+ * it), the root holds only that view's members, and the total counts the
+ * view's first-time cost too (the most a call's first object of that view,
+ * and everything below it, can be charged).
  */
-function buildProgram(root: SchemaNode, patterns: PatternEngine | undefined): Program | undefined {
+function buildProgram(
+  root: SchemaNode,
+  patterns: PatternEngine | undefined,
+  view: ObjectProbe | undefined,
+): Program | undefined {
   const reader = new PlanReader(patterns);
   const nodes: ProgramNode[] = [];
   const byPlan = new Map<NodePlan, ProgramNode>();
@@ -154,33 +241,37 @@ function buildProgram(root: SchemaNode, patterns: PatternEngine | undefined): Pr
     return n;
   };
   let noted = false;
+  let questionUnits = 0;
   const note = () => {
     noted = true;
   };
   try {
-    nodeOf(reader.root(root));
+    const rootPlan = reader.root(root);
+    if (view !== undefined && rootPlan.isUnknown) return undefined;
+    nodeOf(rootPlan);
     for (let plan = pending.pop(); plan !== undefined; plan = pending.pop()) {
       if (nodes.length > MAX_PROGRAM_NODES || members > MAX_PROGRAM_MEMBERS) return undefined;
       const n = byPlan.get(plan)!;
+      const viewRoot = view !== undefined && plan === rootPlan;
       noted = false;
-      n.whole = READINGS.indexOf(reader.numberReading(plan, 1, note));
-      n.wholeNotes = noted;
-      noted = false;
-      n.fraction = READINGS.indexOf(reader.numberReading(plan, 0.5, note));
-      n.fractionNotes = noted;
-      noted = false;
-      const object = reader.staticObject(plan, note);
+      const before = reader.units;
+      const object = viewRoot
+        ? reader.viewObject(plan, view, note)
+        : reader.staticObject(plan, note);
+      // A view program's total leaves out the view question (charged per content).
+      if (viewRoot) questionUnits = reader.units - before;
       if (object !== undefined) {
         const objectNotes = noted;
+        // A view's members are asked with the object's content, so that the same view is kept.
+        const probe = viewRoot ? view : NO_MEMBERS;
         const keys = [...object.named];
-        const children = keys.map((key) => {
-          const child = nodeOf(reader.member(object.table, plan.node, NO_MEMBERS, key));
-          return child;
-        });
+        const children = keys.map((key) =>
+          nodeOf(reader.member(object.table, plan.node, probe, key)),
+        );
         members += keys.length;
         const rest = object.empty
           ? unknownNode()
-          : nodeOf(reader.member(object.table, plan.node, NO_MEMBERS, unnamedKey(object.named)));
+          : nodeOf(reader.member(object.table, plan.node, probe, unnamedKey(object.named)));
         n.object = {
           notes: objectNotes,
           keys,
@@ -189,7 +280,22 @@ function buildProgram(root: SchemaNode, patterns: PatternEngine | undefined): Pr
           index: new Map(keys.map((key, i) => [key, i])),
           rest,
         };
+      } else if (viewRoot) {
+        return undefined;
+      } else {
+        const keys = reader.viewKeys(plan);
+        if (keys !== undefined) {
+          n.views = { keys, plan, contents: new Map(), programs: new Map() };
+        }
       }
+      // A view program's root only writes that view's object.
+      if (viewRoot) continue;
+      noted = false;
+      n.whole = READINGS.indexOf(reader.numberReading(plan, 1, note));
+      n.wholeNotes = noted;
+      noted = false;
+      n.fraction = READINGS.indexOf(reader.numberReading(plan, 0.5, note));
+      n.fractionNotes = noted;
       noted = false;
       const array = reader.staticArray(plan, note);
       if (array !== undefined) {
@@ -210,7 +316,7 @@ function buildProgram(root: SchemaNode, patterns: PatternEngine | undefined): Pr
     throw e;
   }
   if (nodes.length > MAX_PROGRAM_NODES || members > MAX_PROGRAM_MEMBERS) return undefined;
-  return { nodes, members, units: reader.units };
+  return { nodes, members, units: reader.units - questionUnits };
 }
 
 /** A program node before its answers are filled in. */
@@ -223,6 +329,7 @@ function emptyNode(id: number, node: SchemaNode): ProgramNode {
     fraction: 0,
     fractionNotes: false,
     object: undefined,
+    views: undefined,
     array: undefined,
     node,
   };
@@ -254,11 +361,12 @@ export interface ProgramOptions {
   readonly depthLimit: number;
   /**
    * Writes an object or array (`array`) at a node the program leaves to the
-   * walk (its members depend on the content), `depth` levels deep, with the
-   * call's one budget; throws GIVE_UP when the walk would not stand.
+   * call (its members depend on the content: a view program, or the walk),
+   * `depth` levels deep, with the call's one budget; throws GIVE_UP when the
+   * walk would not stand, TOO_LARGE when the text outgrew LARGE_OUTPUT.
    */
   walk(
-    node: SchemaNode,
+    node: ProgramNode,
     value: Record<string, unknown> | readonly unknown[],
     msg: boolean,
     array: boolean,
@@ -302,9 +410,10 @@ export function interpretProgram(
   fields: Record<string, unknown>,
   msg: boolean,
   options: ProgramOptions,
+  depth = 1,
 ): string | undefined | null {
   try {
-    return new Interpreter(options, msg).object(program.nodes[0]!, fields, 1);
+    return new Interpreter(options, msg).object(program.nodes[0]!, fields, depth);
   } catch (e) {
     if (e === GIVE_UP) return undefined;
     if (e === TOO_LARGE) return null;
@@ -376,15 +485,14 @@ abstract class ValueWriter<N> {
 
 /** The program interpreted (runtimes that refuse generated code). */
 class Interpreter extends ValueWriter<ProgramNode> {
-  /** An object or array the program leaves to the walk (only while nobody listens: its notes would need paths). */
+  /** An object or array the program leaves to the call. */
   private walk(
     n: ProgramNode,
     value: Record<string, unknown> | readonly unknown[],
     array: boolean,
     depth: number,
   ): string {
-    if (this.options.listening) throw GIVE_UP;
-    return this.options.walk(n.node, value, this.msg, array, depth);
+    return this.options.walk(n, value, this.msg, array, depth);
   }
 
   number(n: ProgramNode, v: number): string {
