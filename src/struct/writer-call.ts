@@ -55,7 +55,13 @@ export function writeCompiled(
   msg: boolean,
   opts: CompiledCallOptions,
 ): string | undefined | null {
-  const program = programOf(root, opts.patterns);
+  // The schema of the last call first: a program lookup is two WeakMap reads.
+  let program: Program | undefined;
+  if (root === last.root && opts.patterns === last.patterns) program = last.program;
+  else {
+    program = programOf(root, opts.patterns);
+    last = { root, patterns: opts.patterns, program };
+  }
   if (program === undefined) return undefined;
   const call = new CompiledCall(program.units, opts);
   const generated = generatedFor(program);
@@ -71,6 +77,12 @@ export function writeCompiled(
 function generatedFor(program: Program): GeneratedWriter | undefined {
   return writerPlans.compiled === "interpreted" ? undefined : generatedWriter(program);
 }
+
+let last: {
+  readonly root: SchemaNode | undefined;
+  readonly patterns: PatternEngine | undefined;
+  readonly program: Program | undefined;
+} = { root: undefined, patterns: undefined, program: undefined };
 
 let callCount = 0;
 

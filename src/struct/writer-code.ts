@@ -6,8 +6,8 @@
 // ./to-json.ts).
 //
 // Safety: schema text reaches the code only as JSON.stringify'd string
-// literals (case labels; U+2028/U+2029 escaped too); everything else (key
-// texts, key maps, helpers) is passed as parameters. The code only reads the
+// literals (case labels and key texts; U+2028/U+2029 escaped too);
+// everything else (key maps, helpers) is passed as parameters. The code only reads the
 // arguments (own keys through Object.keys) and builds a string, so keys like
 // `__proto__` are data. A program past MAX_CODE_NODES / MAX_CODE_MEMBERS, or
 // code past MAX_CODE_CHARS, is interpreted instead.
@@ -65,14 +65,12 @@ export function resetCodeDetection(): void {
   codeAllowed = undefined;
 }
 
-const writers = new WeakMap<Program, GeneratedWriter | null>();
-
 /** The generated writer of `program`, made on first use; undefined where code is refused or too large. */
 export function generatedWriter(program: Program): GeneratedWriter | undefined {
-  let w = writers.get(program);
+  let w = program.code as GeneratedWriter | null | undefined;
   if (w === undefined) {
     w = (runtimeAllowsCode() && generate(program)) || null;
-    writers.set(program, w);
+    program.code = w;
   }
   return w ?? undefined;
 }
@@ -90,7 +88,6 @@ function generate(program: Program): GeneratedWriter | undefined {
   if (program.nodes.length > MAX_CODE_NODES || program.members > MAX_CODE_MEMBERS) {
     return undefined;
   }
-  const keyTexts: string[] = [];
   const keyMaps: ReadonlyMap<string, number>[] = [];
   const parts: string[] = [
     '"use strict";',
@@ -103,7 +100,7 @@ function generate(program: Program): GeneratedWriter | undefined {
     parts.push(numberFunction(n));
     for (const form of ["p", "m"] as const) {
       parts.push(valueFunction(n, form));
-      parts.push(objectFunction(n, form, keyTexts, keyMaps));
+      parts.push(objectFunction(n, form, keyMaps));
       parts.push(arrayFunction(n, form));
     }
   }
@@ -120,7 +117,6 @@ function generate(program: Program): GeneratedWriter | undefined {
   if (source.length > MAX_CODE_CHARS) return undefined;
   try {
     const factory = new Function(
-      "T",
       "M",
       "P",
       "S",
@@ -133,7 +129,6 @@ function generate(program: Program): GeneratedWriter | undefined {
       source,
     ) as (...args: unknown[]) => GeneratedWriter;
     return factory(
-      keyTexts,
       keyMaps,
       program.nodes,
       jsonString,
@@ -225,7 +220,6 @@ function valueFunction(n: ProgramNode, form: "p" | "m"): string {
 function objectFunction(
   n: ProgramNode,
   form: "p" | "m",
-  keyTexts: string[],
   keyMaps: ReadonlyMap<string, number>[],
 ): string {
   const id = n.id;
@@ -240,28 +234,30 @@ function objectFunction(
     '  let s = "{";',
     "  for (let i = 0; i < ks.length; i++) {",
     "    const k = ks[i];",
-    '    if (i > 0) s += ",";',
   ];
-  const rest = `      default: s += S(k) + ":" + v${p.rest.id}${form}(f[k], d);`;
+  // One append per member (separator and key text as one literal): fewer rope nodes to flatten.
+  const keyText = (j: number) => {
+    const t = p.keyTexts[j]!;
+    return `(i === 0 ? ${literal(t)} : ${literal(`,${t}`)})`;
+  };
+  const other = `(i === 0 ? "" : ",") + S(k) + ":" + v${p.rest.id}${form}(f[k], d)`;
+  const rest = `      default: s += ${other};`;
   if (p.keys.length === 0) {
-    lines.push(`    s += S(k) + ":" + v${p.rest.id}${form}(f[k], d);`);
+    lines.push(`    s += ${other};`);
   } else if (p.keys.length <= SWITCH_KEYS) {
     lines.push("    switch (k) {");
     p.keys.forEach((key, j) => {
-      const t = keyTexts.push(p.keyTexts[j]!) - 1;
       const k = literal(key);
       lines.push(
-        `      case ${k}: s += T[${t}] + v${p.children[j]!.id}${form}(f[${k}], d); break;`,
+        `      case ${k}: s += ${keyText(j)} + v${p.children[j]!.id}${form}(f[${k}], d); break;`,
       );
     });
     lines.push(rest, "    }");
   } else {
     const m = keyMaps.push(p.index) - 1;
-    const first = keyTexts.length;
-    keyTexts.push(...p.keyTexts);
     lines.push(`    switch (M[${m}].get(k)) {`);
     p.children.forEach((child, j) => {
-      lines.push(`      case ${j}: s += T[${first + j}] + v${child.id}${form}(f[k], d); break;`);
+      lines.push(`      case ${j}: s += ${keyText(j)} + v${child.id}${form}(f[k], d); break;`);
     });
     lines.push(rest, "    }");
   }
@@ -281,16 +277,16 @@ function arrayFunction(n: ProgramNode, form: "p" | "m"): string {
     p.notes ? "  if (lis) throw G;" : "",
     '  let s = "[";',
     "  for (let i = 0; i < a.length; i++) {",
-    '    if (i > 0) s += ",";',
   ];
+  const sep = '(i === 0 ? "" : ",") + ';
   if (last === 0) {
-    lines.push(`    s += v${p.elements[0]!.id}${form}(a[i], d);`);
+    lines.push(`    s += ${sep}v${p.elements[0]!.id}${form}(a[i], d);`);
   } else {
     lines.push("    switch (i) {");
     for (let i = 0; i < last; i++) {
-      lines.push(`      case ${i}: s += v${p.elements[i]!.id}${form}(a[i], d); break;`);
+      lines.push(`      case ${i}: s += ${sep}v${p.elements[i]!.id}${form}(a[i], d); break;`);
     }
-    lines.push(`      default: s += v${p.elements[last]!.id}${form}(a[i], d);`, "    }");
+    lines.push(`      default: s += ${sep}v${p.elements[last]!.id}${form}(a[i], d);`, "    }");
   }
   lines.push("    if (s.length > LARGE) throw GL;", "  }", '  return s + "]";', "}");
   return lines.join("\n");

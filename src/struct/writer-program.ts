@@ -103,12 +103,16 @@ export interface ViewPrograms {
   readonly plan: NodePlan;
   /** By probe signature; emptied when it reaches MAX_VIEW_CONTENTS (its entries are remade on demand). */
   readonly contents: Map<string, ViewContent>;
+  /** The content met last (objects in a row often look alike): checked before the signature is made. */
+  last: ViewContent | undefined;
   /** By selection; null: that selection gets no program (its objects are walked). */
   readonly programs: Map<string, ViewProgram | null>;
 }
 
 /** One content at a value-dependent node: its question, and the program of the branches it selects. */
 export interface ViewContent {
+  /** What the probe gave for each of the keys ({@link ABSENT}: no such member). */
+  readonly values: readonly unknown[];
   readonly question: ViewQuestion;
   /** Undefined: objects with this content are walked. */
   readonly view: ViewProgram | undefined;
@@ -136,6 +140,8 @@ export interface Program {
   readonly members: number;
   /** The most units a call through the program can be charged (every answer it holds, once). */
   readonly units: number;
+  /** The program's generated writer once ./writer-code.ts has made it; null: none (interpreted). */
+  code: unknown;
 }
 
 /** Most nodes a program may have; a larger schema is walked (and read through plans) per call. */
@@ -175,6 +181,8 @@ export function viewContentOf(
   probe: ObjectProbe,
   patterns: PatternEngine | undefined,
 ): ViewContent {
+  const last = views.last;
+  if (last !== undefined && sameContent(last.values, views.keys, probe)) return last;
   const signature = probeSignature(views.keys, probe);
   let c = views.contents.get(signature);
   if (c === undefined) {
@@ -185,11 +193,40 @@ export function viewContentOf(
       p = program === undefined ? null : { program, stamp: 0 };
       views.programs.set(question.selection, p);
     }
-    c = { question, view: p ?? undefined, stamp: 0 };
+    c = {
+      values: views.keys.map((k) => memberContent(probe, k)),
+      question,
+      view: p ?? undefined,
+      stamp: 0,
+    };
     if (views.contents.size >= MAX_VIEW_CONTENTS) views.contents.clear();
     views.contents.set(signature, c);
   }
+  views.last = c;
   return c;
+}
+
+/** What a probe says of a member absent from the object. */
+const ABSENT: unique symbol = Symbol("absent");
+
+/** What the probe gives for member `key`: its primitive, undefined for a container, ABSENT. */
+function memberContent(probe: ObjectProbe, key: string): unknown {
+  return probe.has(key) ? probe.primitive(key) : ABSENT;
+}
+
+/**
+ * Whether `probe` gives `values` for `keys`: then its probe signature is that
+ * of the content `values` came from (equal primitives write equal signatures).
+ */
+function sameContent(
+  values: readonly unknown[],
+  keys: readonly string[],
+  probe: ObjectProbe,
+): boolean {
+  for (let i = 0; i < keys.length; i++) {
+    if (memberContent(probe, keys[i]!) !== values[i]) return false;
+  }
+  return true;
 }
 
 /**
@@ -285,7 +322,7 @@ function buildProgram(
       } else {
         const keys = reader.viewKeys(plan);
         if (keys !== undefined) {
-          n.views = { keys, plan, contents: new Map(), programs: new Map() };
+          n.views = { keys, plan, contents: new Map(), last: undefined, programs: new Map() };
         }
       }
       // A view program's root only writes that view's object.
@@ -316,7 +353,7 @@ function buildProgram(
     throw e;
   }
   if (nodes.length > MAX_PROGRAM_NODES || members > MAX_PROGRAM_MEMBERS) return undefined;
-  return { nodes, members, units: reader.units - questionUnits };
+  return { nodes, members, units: reader.units - questionUnits, code: undefined };
 }
 
 /** A program node before its answers are filled in. */
