@@ -146,7 +146,10 @@ class CompiledCall implements ProgramOptions {
           view.stamp = this.stamp;
         }
         const text = this.run(view.program, generatedFor(view.program), fields, msg, depth);
-        if (typeof text === "string") return text;
+        if (typeof text === "string") {
+          writerPlans.written.views++;
+          return text;
+        }
         throw text === null ? TOO_LARGE : GIVE_UP;
       }
     }

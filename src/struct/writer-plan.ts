@@ -52,9 +52,14 @@ export const writerPlans: {
   enabled: boolean;
   redone: number;
   compiled: "auto" | "generated" | "interpreted" | "off";
-  /** Calls the compiled writer wrote, as generated code and interpreted. */
-  written: { generated: number; interpreted: number };
-} = { enabled: true, redone: 0, compiled: "auto", written: { generated: 0, interpreted: 0 } };
+  /** Calls the compiled writer wrote, as generated code and interpreted; objects written by a view's program. */
+  written: { generated: number; interpreted: number; views: number };
+} = {
+  enabled: true,
+  redone: 0,
+  compiled: "auto",
+  written: { generated: 0, interpreted: 0, views: 0 },
+};
 
 /** Most member answers kept per plan for keys that cannot share one (a node with `patternProperties`). */
 export const MAX_PLAN_MEMBERS = 1024;
