@@ -240,10 +240,8 @@ function writeStruct(
 ): string {
   const opts = options === undefined ? defaultOptions() : resolveOptions(options);
   const root = rootNode(inputSchema);
-  // null: the compiled writer's text outgrew LARGE_OUTPUT, so a text walk would too.
-  let compiled: string | undefined | null;
   if (!opts.canonical && writerPlans.enabled && writerPlans.compiled !== "off") {
-    compiled = writeCompiled(root, fields, msg, opts);
+    const compiled = writeCompiled(root, fields, msg, opts);
     if (typeof compiled === "string") return compiled;
   }
   if (opts.canonical) {
@@ -256,7 +254,7 @@ function writeStruct(
   // through plans whose total may pass the budget is redone by the engine
   // alone, and a text walk that outgrows LARGE_OUTPUT is redone natively.
   let plans = !root.isUnknown && writerPlans.enabled;
-  if (indentString(opts.indent) === "" && compiled !== null) {
+  if (indentString(opts.indent) === "") {
     // Small outputs are written as text during the walk: no value is built and
     // no marker spliced. Large ones go to the native JSON.stringify (below),
     // which writes long outputs faster than string concatenation (measured).
@@ -303,7 +301,7 @@ function writeCompiled(
   fields: Record<string, unknown>,
   msg: boolean,
   opts: StructToJsonOptions,
-): string | undefined | null {
+): string | undefined {
   return indentString(opts.indent) === "" ? writeProgram(root, fields, msg, opts) : undefined;
 }
 

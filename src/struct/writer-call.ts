@@ -30,7 +30,6 @@ import {
   type ProgramNode,
   type ProgramOptions,
   programOf,
-  TOO_LARGE,
   viewContentOf,
   walkWithReader,
 } from "./writer-program.js";
@@ -46,15 +45,14 @@ export interface CompiledCallOptions {
 /**
  * The call written by the compiled writer of the schema whose root is `root`:
  * its JSON text; undefined when the schema has none or the writer gave up
- * (the call is then walked from the start, as if never tried); null when the
- * text outgrew LARGE_OUTPUT (a text walk would too).
+ * (the call is then walked from the start, as if never tried).
  */
 export function writeCompiled(
   root: SchemaNode,
   fields: Record<string, unknown>,
   msg: boolean,
   opts: CompiledCallOptions,
-): string | undefined | null {
+): string | undefined {
   // The schema of the last call first: a program lookup is two WeakMap reads.
   let program: Program | undefined;
   if (root === last.root && opts.patterns === last.patterns) program = last.program;
@@ -113,7 +111,7 @@ class CompiledCall implements ProgramOptions {
     fields: Record<string, unknown>,
     msg: boolean,
     depth: number,
-  ): string | undefined | null {
+  ): string | undefined {
     return generated !== undefined
       ? generated(fields, msg, this, depth)
       : interpretProgram(program, fields, msg, this, depth);
@@ -150,7 +148,7 @@ class CompiledCall implements ProgramOptions {
           writerPlans.written.views++;
           return text;
         }
-        throw text === null ? TOO_LARGE : GIVE_UP;
+        throw GIVE_UP;
       }
     }
     // The walk reports no notes: only while nobody listens.

@@ -17,7 +17,6 @@
 // first use (never at import), and a refusal selects the interpreter for good.
 
 import { jsonString } from "./exact-number-text.js";
-import { LARGE_OUTPUT } from "./large-output.js";
 import { decimalText } from "./number-output.js";
 import {
   GIVE_UP,
@@ -25,17 +24,16 @@ import {
   type ProgramNode,
   type ProgramOptions,
   slowNumberText,
-  TOO_LARGE,
 } from "./writer-program.js";
 
-/** A generated writer: the JSON text; undefined when the call must be walked, null when its text outgrew LARGE_OUTPUT. */
+/** A generated writer: the JSON text, or undefined when the call must be walked. */
 export type GeneratedWriter = (
   fields: Record<string, unknown>,
   msg: boolean,
   options: ProgramOptions,
   /** How deep `fields` is (the top-level object is 1). */
   depth: number,
-) => string | undefined | null;
+) => string | undefined;
 
 /** Most program nodes turned into code. */
 export const MAX_CODE_NODES = 512;
@@ -92,7 +90,6 @@ function generate(program: Program): GeneratedWriter | undefined {
   const parts: string[] = [
     '"use strict";',
     "let dec = false, lis = false, lim = 0, call;",
-    `const LARGE = ${LARGE_OUTPUT};`,
     // An object or array the program leaves to the call (a view program, or the walk).
     "function W(id, v, msg, array, d) { return call.walk(P[id], v, msg, array, d); }",
   ];
@@ -109,25 +106,16 @@ function generate(program: Program): GeneratedWriter | undefined {
     "  const d0 = dec, l0 = lis, m0 = lim, c0 = call;",
     "  dec = o.decimal; lis = o.listening; lim = o.depthLimit; call = o;",
     "  try { return msg ? o0m(fields, depth) : o0p(fields, depth); }",
-    "  catch (e) { if (e === G) return undefined; if (e === GL) return null; throw e; }",
+    "  catch (e) { if (e === G) return undefined; throw e; }",
     "  finally { dec = d0; lis = l0; lim = m0; call = c0; }",
     "};",
   );
   const source = parts.join("\n");
   if (source.length > MAX_CODE_CHARS) return undefined;
   try {
-    const factory = new Function(
-      "M",
-      "P",
-      "S",
-      "N",
-      "D",
-      "G",
-      "GL",
-      "isArray",
-      "keysOf",
-      source,
-    ) as (...args: unknown[]) => GeneratedWriter;
+    const factory = new Function("M", "P", "S", "N", "D", "G", "isArray", "keysOf", source) as (
+      ...args: unknown[]
+    ) => GeneratedWriter;
     return factory(
       keyMaps,
       program.nodes,
@@ -135,7 +123,6 @@ function generate(program: Program): GeneratedWriter | undefined {
       slowNumberText,
       decimalText,
       GIVE_UP,
-      TOO_LARGE,
       Array.isArray,
       Object.keys,
     );
@@ -261,7 +248,7 @@ function objectFunction(
     });
     lines.push(rest, "    }");
   }
-  lines.push("    if (s.length > LARGE) throw GL;", "  }", '  return s + "}";', "}");
+  lines.push("  }", '  return s + "}";', "}");
   return lines.join("\n");
 }
 
@@ -288,6 +275,6 @@ function arrayFunction(n: ProgramNode, form: "p" | "m"): string {
     }
     lines.push(`      default: s += ${sep}v${p.elements[last]!.id}${form}(a[i], d);`, "    }");
   }
-  lines.push("    if (s.length > LARGE) throw GL;", "  }", '  return s + "]";', "}");
+  lines.push("  }", '  return s + "]";', "}");
   return lines.join("\n");
 }
