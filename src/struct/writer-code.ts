@@ -17,7 +17,7 @@
 // first use (never at import), and a refusal selects the interpreter for good.
 
 import { jsonString } from "./exact-number-text.js";
-import { decimalText } from "./number-output.js";
+import { decimalText, digitsText } from "./number-output.js";
 import {
   GIVE_UP,
   type Program,
@@ -113,15 +113,25 @@ function generate(program: Program): GeneratedWriter | undefined {
   const source = parts.join("\n");
   if (source.length > MAX_CODE_CHARS) return undefined;
   try {
-    const factory = new Function("M", "P", "S", "N", "D", "G", "isArray", "keysOf", source) as (
-      ...args: unknown[]
-    ) => GeneratedWriter;
+    const factory = new Function(
+      "M",
+      "P",
+      "S",
+      "N",
+      "D",
+      "Z",
+      "G",
+      "isArray",
+      "keysOf",
+      source,
+    ) as (...args: unknown[]) => GeneratedWriter;
     return factory(
       keyMaps,
       program.nodes,
       jsonString,
       slowNumberText,
       decimalText,
+      digitsText,
       GIVE_UP,
       Array.isArray,
       Object.keys,
@@ -153,12 +163,21 @@ function numberFunction(n: ProgramNode): string {
         whole = 'if (!lis) return x === 0 ? "0" : "" + x;';
     }
   }
+  // Beyond ±2^53: *unknown* writes JS's text; *integer* and *ambiguous* the exact digits (their codes only while someone listens).
+  const beyond = n.wholeNotes
+    ? ""
+    : n.whole === 0
+      ? 'return "" + x;'
+      : n.whole === 1 || n.whole === 3
+        ? "if (!lis) return Z(x);"
+        : "";
   // A fraction has no code and no exact text unless its reading is *integer* (not-an-integer).
   const fraction = !n.fractionNotes && n.fraction !== 1 ? 'if (x - x === 0) return "" + x;' : "";
   return [
     `function n${id}(x) {`,
     "  if (Number.isInteger(x)) {",
     `    if (x <= ${MAX_SAFE} && x >= -${MAX_SAFE}) { ${whole} }`,
+    `    ${beyond}`,
     `    return N(x, ${n.whole}, ${n.wholeNotes}, dec, lis);`,
     "  }",
     `  ${fraction}`,
