@@ -105,9 +105,12 @@ function generate(program: Program): GeneratedWriter | undefined {
     "return function write(fields, msg, o, depth) {",
     "  const d0 = dec, l0 = lis, m0 = lim, c0 = call;",
     "  dec = o.decimal; lis = o.listening; lim = o.depthLimit; call = o;",
-    "  try { return msg ? o0m(fields, depth) : o0p(fields, depth); }",
-    "  catch (e) { if (e === G) return undefined; throw e; }",
-    "  finally { dec = d0; lis = l0; lim = m0; call = c0; }",
+    // The settings are restored on both ways out (a getter in the arguments may call in again).
+    "  let text;",
+    "  try { text = msg ? o0m(fields, depth) : o0p(fields, depth); }",
+    "  catch (e) { dec = d0; lis = l0; lim = m0; call = c0; if (e === G) return undefined; throw e; }",
+    "  dec = d0; lis = l0; lim = m0; call = c0;",
+    "  return text;",
     "};",
   );
   const source = parts.join("\n");
