@@ -134,10 +134,11 @@ function byContent(s: JsonSchemaObject): Compiled | undefined {
       // before: reading it whole could cost more than compiling it does.
       if (!seenBefore(print)) return undefined;
     } else {
+      // Most recently used first. A getter may shorten the list while we compare.
       for (let i = list.length - 1; i >= 0; i--) {
-        const e = list[i]!;
-        if (sameContent(s, e.kept)) {
-          used(e, list, i);
+        const e = list[i];
+        if (e !== undefined && sameContent(s, e.kept)) {
+          used(e);
           return e.compiled;
         }
       }
@@ -148,7 +149,7 @@ function byContent(s: JsonSchemaObject): Compiled | undefined {
     // Compiled from a private copy: a later change to the caller's object cannot reach other callers.
     const copy = JSON.parse(text) as JsonSchemaObject;
     const entry = new ContentEntry(print, keep(copy), text.length, compileDoc(copy));
-    remember(entry, list);
+    remember(entry);
     return entry.compiled;
   } catch {
     // A getter threw, a cycle, a stack overflow in JSON.stringify: not plain data.
@@ -169,19 +170,26 @@ function seenBefore(print: number): boolean {
   return false;
 }
 
-/** Marks `e` (at `at` in its fingerprint's `list`) as just used. */
-function used(e: ContentEntry, list: ContentEntry[], at: number): void {
-  if (at !== list.length - 1) {
-    list.splice(at, 1);
-    list.push(e);
-  }
+// A getter read during a comparison or a copy may compile other schemas
+// meanwhile, so each step below looks its list up again rather than trusting
+// one read before.
+
+/** Marks `e` as just used: last in its fingerprint's list and in the least-recently-used list. */
+function used(e: ContentEntry): void {
+  // The newest entry is always last in its list already.
   if (e === newest) return;
+  const list = contentIndex.get(e.print);
+  const at = list === undefined ? -1 : list.indexOf(e);
+  if (at < 0) return; // evicted meanwhile
+  list!.splice(at, 1);
+  list!.push(e);
   unlink(e);
   link(e);
 }
 
-/** Adds `e` to its fingerprint's `list` and to the cache, then evicts down to the bounds. */
-function remember(e: ContentEntry, list: ContentEntry[] | undefined): void {
+/** Adds `e` to its fingerprint's list and to the cache, then evicts down to the bounds. */
+function remember(e: ContentEntry): void {
+  const list = contentIndex.get(e.print);
   if (list === undefined) contentIndex.set(e.print, [e]);
   else {
     if (list.length >= CONTENT_CANDIDATES) forget(list[0]!);
