@@ -342,7 +342,8 @@ function walkInStep(a: object, kept: Kept, stack: unknown[]): boolean {
         const v: unknown = (x as Record<string, unknown>)[k];
         const w = values[i++];
         if (typeof v === "object" && v !== null) {
-          if (!(w instanceof Kept)) return false;
+          // The only objects in a kept copy are Kept containers.
+          if (typeof w !== "object" || w === null) return false;
           stack[top++] = v;
           stack[top++] = w;
         } else if (v !== w || (v === 0 && 1 / v < 0)) {
@@ -364,7 +365,7 @@ function walkInStep(a: object, kept: Kept, stack: unknown[]): boolean {
         const v: unknown = x[i];
         const w = values[i];
         if (typeof v === "object" && v !== null) {
-          if (!(w instanceof Kept)) return false;
+          if (typeof w !== "object" || w === null) return false;
           stack[top++] = v;
           stack[top++] = w;
         } else if (v !== w || (v === 0 && 1 / v < 0)) {
