@@ -339,17 +339,8 @@ function walkInStep(a: object, kept: Kept, stack: unknown[]): boolean {
       let i = 0;
       for (const k in x) {
         if (i === n || k !== keys[i]) return false;
-        const v: unknown = (x as Record<string, unknown>)[k];
-        const w = values[i++];
-        if (typeof v === "object" && v !== null) {
-          // The only objects in a kept copy are Kept containers.
-          if (typeof w !== "object" || w === null) return false;
-          stack[top++] = v;
-          stack[top++] = w;
-        } else if (v !== w || (v === 0 && 1 / v < 0)) {
-          // A kept copy holds no -0 (not plain data) and no NaN (JSON has none).
-          return false;
-        }
+        top = step((x as Record<string, unknown>)[k], values[i++]!, stack, top);
+        if (top < 0) return false;
       }
       if (i !== n) return false;
       // for…in saw exactly the kept keys; the own names (non-enumerable ones
@@ -362,21 +353,27 @@ function walkInStep(a: object, kept: Kept, stack: unknown[]): boolean {
       if (x.length !== n) return false;
       for (let i = 0; i < n; i++) {
         // A hole reads as undefined (or what Array.prototype holds there), never a kept value.
-        const v: unknown = x[i];
-        const w = values[i];
-        if (typeof v === "object" && v !== null) {
-          if (typeof w !== "object" || w === null) return false;
-          stack[top++] = v;
-          stack[top++] = w;
-        } else if (v !== w || (v === 0 && 1 / v < 0)) {
-          return false;
-        }
+        top = step(x[i], values[i]!, stack, top);
+        if (top < 0) return false;
       }
     }
     if (top === 0) return true;
     y = stack[--top] as Kept;
     x = stack[--top] as object;
   }
+}
+
+/** Compares primitives now, or queues a pair of containers: the stack's new top, or -1 at a difference. */
+function step(v: unknown, w: KeptValue, stack: unknown[], top: number): number {
+  if (typeof v === "object" && v !== null) {
+    // The only objects in a kept copy are Kept containers.
+    if (typeof w !== "object" || w === null) return -1;
+    stack[top] = v;
+    stack[top + 1] = w;
+    return top + 2;
+  }
+  // A kept copy holds no -0 (not plain data) and no NaN (JSON has none).
+  return v === w && (v !== 0 || 1 / v > 0) ? top : -1;
 }
 
 /**
