@@ -424,6 +424,43 @@ describe("identity first, and the private copy", () => {
   });
 });
 
+describe("a getter that compiles schemas while it is read", () => {
+  test("a lookup that reenters compileSchema stays consistent", () => {
+    const t = title("reentrant");
+    const c = kept(() => toolSchema(t));
+    const others = Array.from({ length: CONTENT_CACHE_ENTRIES + 8 }, () =>
+      title("reentrant other"),
+    );
+    let calls = 0;
+    const make = () => {
+      const s = toolSchema(t);
+      const id = (s.properties as Record<string, Schema>).id!;
+      const description = id.description;
+      Object.defineProperty(id, "description", {
+        enumerable: true,
+        get() {
+          calls++;
+          // Evicts everything kept, this schema's entry among them, while it is being compared.
+          for (const o of others) kept(() => toolSchema(o));
+          return description;
+        },
+      });
+      return s;
+    };
+    const got = compileSchema(make() as JsonSchema);
+    expect(calls).toBeGreaterThan(0);
+    // Equal when read: the compiled schema of the entry it matched, though that entry was evicted meanwhile.
+    expect(got).toBe(c);
+    // The cache still works: an equal schema is kept and found again.
+    const fresh = title("after reentry");
+    const again = kept(() => toolSchema(fresh));
+    expect(compileSchema(structuredClone(toolSchema(fresh)) as JsonSchema)).toBe(again);
+    expect(compileSchema(toolSchema(others.at(-1)!) as JsonSchema)).toBe(
+      compileSchema(toolSchema(others.at(-1)!) as JsonSchema),
+    );
+  });
+});
+
 describe("bounds", () => {
   test("the limits are what the module documents", () => {
     expect({
