@@ -28,8 +28,9 @@ function describe(x: unknown): string {
 
 /**
  * Prepares a JSON Schema (an object or a boolean) for reading; cached per
- * schema object, and read lazily, position by position, as values need it.
- * Throws `schema-invalid` for anything else.
+ * schema object (looked up by identity first) and, for plain JSON data, by
+ * content; read lazily, position by position, as values need it. Throws
+ * `schema-invalid` for anything else.
  */
 export function compileSchema(schema: JsonSchema): CompiledSchema {
   const s: unknown = schema;
@@ -64,7 +65,8 @@ function compileDoc(s: JsonSchemaObject): Compiled {
 // with its fingerprint on: the first is compiled lazily, as every schema was
 // before, so a one-off huge schema costs nothing more); anything else (a getter
 // that throws, a class instance, a non-enumerable member, a cycle, a function)
-// is compiled per object as before. A new object finds its candidates by a
+// is compiled per object as before (a member is read as a value, so a getter
+// that returns plain data counts as that data). A new object finds its candidates by a
 // fingerprint (a number hashed from its top-level keys, title and property
 // names, no text built) and is then compared with each candidate's kept copy
 // in one walk of both in step: it stops at the first difference, so it reads
@@ -75,7 +77,8 @@ function compileDoc(s: JsonSchemaObject): Compiled {
 // at most CONTENT_CANDIDATES share a fingerprint, so hostile schemas cannot
 // grow it past a few MiB of copies plus the compiled schemas' own answers
 // (bounded per node, see MAX_ANSWERS), nor make a lookup compare more than
-// CONTENT_CANDIDATES copies.
+// CONTENT_CANDIDATES copies. (The engine's own listing of an object's keys,
+// for for…in and the own names, is linear in that object's key count.)
 
 /** Most values (objects, arrays and primitives) of a schema kept by content. */
 export const CONTENT_MAX_VALUES = 20_000;
