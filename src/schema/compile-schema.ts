@@ -66,13 +66,13 @@ function compileDoc(s: JsonSchemaObject): Compiled {
 // before, so a one-off huge schema costs nothing more); anything else (a getter
 // that throws, a class instance, a non-enumerable member, a cycle, a function)
 // is compiled per object as before (a member is read as a value, so a getter
-// that returns plain data counts as that data). A new object finds its candidates by a
-// fingerprint (a number hashed from its top-level keys, title and property
-// names, no text built) and is then compared with each candidate's kept copy
-// in one walk of both in step: it stops at the first difference, so it reads
-// no more values than the smaller of the two holds, and allocates nothing but
-// one list of own names per object (the only way to see a non-enumerable
-// member). At most CONTENT_CACHE_ENTRIES schemas and CONTENT_CACHE_CHARS
+// that returns plain data counts as that data). A new object finds its
+// candidates by a fingerprint (a number hashed from its top-level keys, title
+// and property names, no text built) and is then compared with each
+// candidate's kept copy in one walk of both in step: it stops at the first
+// difference, so it reads no more values than the smaller of the two holds,
+// and allocates nothing but one list of own names per object (the only way to
+// see a non-enumerable member). At most CONTENT_CACHE_ENTRIES schemas and CONTENT_CACHE_CHARS
 // characters of their JSON text are kept, least recently used first out, and
 // at most CONTENT_CANDIDATES share a fingerprint, so hostile schemas cannot
 // grow it past a few MiB of copies plus the compiled schemas' own answers
