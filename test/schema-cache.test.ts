@@ -590,6 +590,21 @@ describe("what a lookup reads (counted, not timed)", () => {
     expect(reads.total).toBeLessThanOrEqual(8 * values);
   });
 
+  test("deep and wide schemas within the limits are found without recursion", () => {
+    const deepTitle = title("deep");
+    const deep = () => {
+      let s: Schema = { type: "integer" };
+      // 1,500 levels: JSON.stringify, which makes the private copy, overflows the stack far deeper.
+      for (let i = 0; i < 1_000; i++) s = i % 2 ? { items: s } : { anyOf: [s, { type: "null" }] };
+      return { title: deepTitle, ...s };
+    };
+    const wideTitle = title("wide");
+    for (const make of [deep, () => wide(wideTitle, 3_000)]) {
+      const c = kept(make);
+      expect(compileSchema(JSON.parse(JSON.stringify(make())) as JsonSchema) === c).toBe(true);
+    }
+  });
+
   test("a miss stops at the first difference", () => {
     const t = title("early miss");
     kept(() => wide(t, 1000));
