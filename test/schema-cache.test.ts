@@ -3,13 +3,15 @@
 // on what is kept, and what a lookup reads (counted through proxies, never
 // timed). The cache is per module instance, so every test uses titles of its
 // own: no two tests share a fingerprint.
-import { describe, expect, test } from "vitest";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {
   CONTENT_CACHE_CHARS,
   CONTENT_CACHE_ENTRIES,
   CONTENT_CANDIDATES,
   CONTENT_MAX_CHARS,
   CONTENT_MAX_VALUES,
+  useGeneratedComparators,
 } from "../src/schema/compile-schema.js";
 import { type CompiledSchema, compileSchema } from "../src/schema/index.js";
 import type { JsonSchema } from "../src/schema/json-schema.js";
@@ -135,329 +137,378 @@ function census(v: Json): { values: number; objects: number; arrays: number; rea
   return { values, objects, arrays, reads };
 }
 
-describe("an equal schema in a new object", () => {
-  const makers: [string, (s: Schema) => unknown][] = [
-    ["structuredClone", (s) => structuredClone(s)],
-    ["JSON.parse of its text", (s) => JSON.parse(JSON.stringify(s))],
-    ["objects with a null prototype", nullPrototype],
-    ["deep-frozen", frozen],
-    ["a transparent proxy at every level", (s) => counted(s, noReads())],
-    [
-      "symbol-keyed members added (not JSON: never read)",
-      (s) => {
-        const c = structuredClone(s);
-        (c as Record<symbol, unknown>)[Symbol("x")] = { type: "string" };
-        Object.defineProperty(c.properties, Symbol.iterator, { value: 1, enumerable: false });
-        return c;
-      },
-    ],
-    [
-      "a getter that returns the same value",
-      (s) => {
-        const c = structuredClone(s);
-        const type = c.type;
-        Object.defineProperty(c, "type", { get: () => type, enumerable: true });
-        return c;
-      },
-    ],
-  ];
-  test.each(makers)("%s: finds the compiled schema of the kept one", (_name, make) => {
-    const t = title("equal");
+// Every case both ways: a kept copy is compared by code generated for it
+// (from its first hit on) or, where the runtime compiles no code, by the walk.
+describe.each([
+  ["generated comparators", true],
+  ["the walk", false],
+])("compared by %s", (_name, generated) => {
+  beforeAll(() => useGeneratedComparators(generated));
+  afterAll(() => useGeneratedComparators(true));
+
+  test("this way is the one that compares", () => {
+    const t = title("order");
     const c = kept(() => toolSchema(t));
-    expect(compileSchema(make(toolSchema(t)) as JsonSchema)).toBe(c);
-  });
-
-  test("the first of a fingerprint is compiled per object, the second is kept and shared from then on", () => {
-    const t = title("first");
-    const first = compileSchema(toolSchema(t) as JsonSchema);
-    const second = compileSchema(toolSchema(t) as JsonSchema);
-    expect(second).not.toBe(first);
-    for (let i = 0; i < 5; i++) expect(compileSchema(toolSchema(t) as JsonSchema)).toBe(second);
-  });
-
-  test("the kept compiled schema writes what a per-object one writes", () => {
-    const t = title("writes");
-    const c = kept(() => toolSchema(t));
-    const args = { id: 2 ** 60, score: 1, tags: ["x"], mode: 1, nested: { x: 3, y: 4 } };
-    const expected =
-      '{"id":1152921504606846976,"score":1.0,"tags":["x"],"mode":1,"nested":{"x":3,"y":4.0}}';
-    expect(structToJson(args, c)).toBe(expected);
-    expect(structToJson(args, toolSchema(t) as JsonSchema)).toBe(expected);
-    expect(structToJson(args, toolSchema(title("other")) as JsonSchema)).toBe(expected);
-  });
-});
-
-describe("a different schema is never taken for an equal one", () => {
-  type Change = (s: Schema) => void;
-  const props = (s: Schema) => s.properties as Record<string, Schema>;
-  const changes: [string, Change][] = [
-    ["a value", (s) => (props(s).id!.minimum = 1)],
-    ["a string value", (s) => (props(s).id!.description = "the ID")],
-    ["a type of value (1 → '1')", (s) => (props(s).mode!.enum = ["a", "b", null, "1", true])],
-    ["true → 1", (s) => (props(s).mode!.enum = ["a", "b", null, 1, 1])],
-    ["null → false", (s) => (props(s).mode!.enum = ["a", "b", false, 1, true])],
-    ["an object → an array", (s) => (props(s).tags!.items = [{ type: "string" }])],
-    ["an array → an object", (s) => (props(s).mode!.enum = { 0: "a" })],
-    ["an extra member", (s) => (props(s).id!.maximum = 9)],
-    ["a missing member", (s) => delete props(s).score!.default],
-    ["an extra array item", (s) => (s.required = ["id", "score"])],
-    ["a missing array item", (s) => (s.required = [])],
-    [
-      "key order (top level)",
-      (s) => {
-        const { title: t, ...rest } = s;
-        for (const k of Object.keys(s)) delete s[k];
-        Object.assign(s, rest, { title: t });
-      },
-    ],
-    [
-      "key order (nested)",
-      (s) => (props(s).id = { minimum: 0, type: "integer", description: "the id" }),
-    ],
-    ["an extra property", (s) => (props(s).extra = { type: "integer" })],
-    [
-      "a member renamed",
-      (s) => {
-        props(s).id!.Description = props(s).id!.description;
-        delete props(s).id!.description;
-      },
-    ],
-  ];
-  test.each(changes)("%s", (_name, change) => {
-    const t = title("differs");
-    const c = kept(() => toolSchema(t));
-    const changed = toolSchema(t);
-    change(changed);
-    const other = compileSchema(changed as JsonSchema);
-    expect(other).not.toBe(c);
-    // …and the changed one is kept in its own right from its second object on.
-    const again = (() => {
-      const s = toolSchema(t);
-      change(s);
-      return compileSchema(s as JsonSchema);
-    })();
-    expect(again).not.toBe(c);
-  });
-
-  test("-0 vs 0, NaN, infinities: never equal to a kept 0, and not plain data themselves", () => {
-    const t = title("numbers");
-    const make = (minimum: number) => () => {
-      const s = toolSchema(t);
-      (s.properties as Record<string, Schema>).id!.minimum = minimum;
-      return s;
-    };
-    const c = kept(make(0));
-    for (const odd of [-0, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]) {
-      const a = compileSchema(make(odd)() as JsonSchema);
-      const b = compileSchema(make(odd)() as JsonSchema);
-      expect([a === c, b === c, a === b]).toEqual([false, false, false]);
-    }
-  });
-});
-
-describe("not plain data: compiled per object, never matched", () => {
-  class Schemaish {
-    type = "object";
-  }
-  class MyArray<T> extends Array<T> {}
-  const props = (s: Schema) => s.properties as Record<string, Schema>;
-  const cases: [string, (s: Schema) => unknown][] = [
-    [
-      "a getter that throws",
-      (s) => {
-        Object.defineProperty(props(s).id!, "type", {
-          enumerable: true,
-          get() {
-            throw new Error("boom");
-          },
-        });
-        return s;
-      },
-    ],
-    [
-      "a non-enumerable member added",
-      (s) => {
-        Object.defineProperty(props(s), "hidden", {
-          value: { type: "integer" },
-          enumerable: false,
-        });
-        return s;
-      },
-    ],
-    [
-      "a member made non-enumerable",
-      (s) => {
-        Object.defineProperty(props(s), "id", { enumerable: false });
-        return s;
-      },
-    ],
-    [
-      "a class instance",
-      (s) => {
-        props(s).score = Object.assign(new Schemaish(), props(s).score);
-        return s;
-      },
-    ],
-    [
-      "an inherited prototype with the member",
-      (s) => {
-        const { type, ...rest } = s;
-        return Object.assign(Object.create({ type }) as object, rest);
-      },
-    ],
-    [
-      "a prototype without enumerable members",
-      (s) => Object.assign(Object.create(Object.create(null) as object) as object, s),
-    ],
-    [
-      "an Array subclass",
-      (s) => {
-        s.required = MyArray.from(s.required as string[]);
-        return s;
-      },
-    ],
-    [
-      "a sparse array",
-      (s) => {
-        const e = ["a", "b", null, 1, true];
-        delete e[2];
-        props(s).mode!.enum = e;
-        return s;
-      },
-    ],
-    [
-      "a cycle",
-      (s) => {
-        props(s).self = s;
-        return s;
-      },
-    ],
-    ["a function value", (s) => ({ ...s, toJSON: () => ({}) })],
-    ["an undefined value", (s) => ({ ...s, if: undefined })],
-    ["a symbol value", (s) => ({ ...s, if: Symbol("x") })],
-    ["a bigint value", (s) => ({ ...s, minimum: 1n })],
-    [
-      "a proxy whose trap throws",
-      (s) => {
-        props(s).id = new Proxy(props(s).id!, {
-          ownKeys() {
-            throw new Error("boom");
-          },
-        });
-        return s;
-      },
-    ],
-    [
-      "a __proto__ literal (sets the prototype)",
-      (s) => {
-        const { type: _type, ...rest } = s;
-        return { __proto__: { type: "object" }, ...rest };
-      },
-    ],
-  ];
-  test.each(cases)("%s", (_name, make) => {
-    const t = title("not plain");
-    const c = kept(() => toolSchema(t));
-    const x = make(toolSchema(t)) as JsonSchema;
-    const y = make(toolSchema(t)) as JsonSchema;
-    // Booleans: expect's own deep reading could trip the hostile objects.
-    const cx = compileSchema(x);
-    const cy = compileSchema(y);
-    expect([cx === c, cy === c, cx === cy, compileSchema(x) === cx]).toEqual([
-      false,
-      false,
-      false,
-      true,
-    ]);
-  });
-
-  test("a member named __proto__ (an own key, as JSON.parse makes it) is ordinary plain data", () => {
-    const t = title("proto key");
-    const text = JSON.stringify({
-      title: t,
-      properties: { __proto__: { type: "integer" }, n: { type: "number" } },
-    }).replace('"properties":{', '"properties":{"__proto__":{"type":"integer"},');
-    const make = () => JSON.parse(text) as Schema;
-    expect(Object.keys(make().properties as object)).toEqual(["__proto__", "n"]);
-    const c = kept(make);
-    expect(compileSchema(structuredClone(make()) as JsonSchema)).toBe(c);
-    expect(structToJson(JSON.parse('{"__proto__":1,"n":1}'), make() as JsonSchema)).toBe(
-      '{"__proto__":1,"n":1.0}',
-    );
-    expect(({} as Record<string, unknown>).type).toBeUndefined();
-  });
-});
-
-describe("identity first, and the private copy", () => {
-  test("the same object is found by identity before any content is read", () => {
-    const t = title("identity");
-    const c = kept(() => toolSchema(t));
-    const reads = noReads();
-    const proxy = counted(toolSchema(t), reads) as JsonSchema;
-    expect(compileSchema(proxy)).toBe(c);
-    expect(reads.get).toBeGreaterThan(0);
-    const after = { get: reads.get, ownKeys: reads.ownKeys };
-    for (let i = 0; i < 3; i++) expect(compileSchema(proxy)).toBe(c);
-    // (Only `instanceof Compiled` asks for the prototype; nothing reads a member or a key.)
-    expect({ get: reads.get, ownKeys: reads.ownKeys }).toEqual(after);
-  });
-
-  test("a schema changed after compiling keeps its compiled schema; others never see the change", () => {
-    const t = title("mutation");
-    const c = kept(() => toolSchema(t));
-    const mine = toolSchema(t);
-    expect(compileSchema(mine as JsonSchema)).toBe(c);
-    (mine.properties as Record<string, Schema>).score!.type = "integer";
-    expect(compileSchema(mine as JsonSchema)).toBe(c);
-    expect(compileSchema(toolSchema(t) as JsonSchema)).toBe(c);
-    expect(structToJson({ id: 1, score: 2 }, toolSchema(t) as JsonSchema)).toBe(
-      '{"id":1,"score":2.0}',
-    );
-    // The object the cache kept is its own copy: changing the one it was made from changes nothing.
-    const t2 = title("mutation source");
-    compileSchema(toolSchema(t2) as JsonSchema);
-    const source = toolSchema(t2);
-    const c2 = compileSchema(source as JsonSchema);
-    (source.properties as Record<string, Schema>).score!.type = "integer";
-    expect(compileSchema(toolSchema(t2) as JsonSchema)).toBe(c2);
-    expect(structToJson({ id: 1, score: 2 }, c2)).toBe('{"id":1,"score":2.0}');
-  });
-});
-
-describe("a getter that compiles schemas while it is read", () => {
-  test("a lookup that reenters compileSchema stays consistent", () => {
-    const t = title("reentrant");
-    const c = kept(() => toolSchema(t));
-    const others = Array.from({ length: CONTENT_CACHE_ENTRIES + 8 }, () =>
-      title("reentrant other"),
-    );
-    let calls = 0;
-    const make = () => {
-      const s = toolSchema(t);
-      const id = (s.properties as Record<string, Schema>).id!;
-      const description = id.description;
-      Object.defineProperty(id, "description", {
-        enumerable: true,
-        get() {
-          calls++;
-          // Evicts everything kept, this schema's entry among them, while it is being compared.
-          for (const o of others) kept(() => toolSchema(o));
-          return description;
+    const order: string[] = [];
+    const watched = (o: Schema) =>
+      new Proxy(o, {
+        get(target, key, receiver) {
+          if (typeof key === "string") order.push(key);
+          return Reflect.get(target, key, receiver);
         },
       });
-      return s;
-    };
-    const got = compileSchema(make() as JsonSchema);
-    expect(calls).toBeGreaterThan(0);
-    // Equal when read: the compiled schema of the entry it matched, though that entry was evicted meanwhile.
-    expect(got).toBe(c);
-    // The cache still works: an equal schema is kept and found again.
-    const fresh = title("after reentry");
-    const again = kept(() => toolSchema(fresh));
-    expect(compileSchema(structuredClone(toolSchema(fresh)) as JsonSchema)).toBe(again);
-    expect(compileSchema(toolSchema(others.at(-1)!) as JsonSchema)).toBe(
-      compileSchema(toolSchema(others.at(-1)!) as JsonSchema),
+    const s = toolSchema(t);
+    s.properties = watched(s.properties as Schema);
+    expect(compileSchema(watched(s) as JsonSchema)).toBe(c);
+    // Generated code reads in document order (properties' members before
+    // `required`); the walk reads a container's members, then its pending
+    // containers last first (`required` before properties' members).
+    const read = order.slice(2); // after the fingerprint's title and properties
+    expect(read.indexOf("id") < read.indexOf("required")).toBe(generated);
+  });
+
+  test("seeded: a new object hits exactly when its JSON text equals the kept one's", () => {
+    const plain = (v: unknown): boolean =>
+      typeof v === "number"
+        ? !Object.is(v, -0)
+        : typeof v !== "object" || v === null || Object.values(v).every(plain);
+    const value = fc.jsonValue({ maxDepth: 3 }).filter(plain);
+    fc.assert(
+      fc.property(value, value, fc.boolean(), (a, b, same) => {
+        const t = title("property");
+        const c = kept(() => ({ title: t, const: structuredClone(a) }));
+        const other = same ? structuredClone(a) : b;
+        const hit = compileSchema({ title: t, const: other } as JsonSchema) === c;
+        return hit === (JSON.stringify(other) === JSON.stringify(a));
+      }),
+      { numRuns: 300, seed: 1616 },
     );
+  });
+
+  describe("an equal schema in a new object", () => {
+    const makers: [string, (s: Schema) => unknown][] = [
+      ["structuredClone", (s) => structuredClone(s)],
+      ["JSON.parse of its text", (s) => JSON.parse(JSON.stringify(s))],
+      ["objects with a null prototype", nullPrototype],
+      ["deep-frozen", frozen],
+      ["a transparent proxy at every level", (s) => counted(s, noReads())],
+      [
+        "symbol-keyed members added (not JSON: never read)",
+        (s) => {
+          const c = structuredClone(s);
+          (c as Record<symbol, unknown>)[Symbol("x")] = { type: "string" };
+          Object.defineProperty(c.properties, Symbol.iterator, { value: 1, enumerable: false });
+          return c;
+        },
+      ],
+      [
+        "a getter that returns the same value",
+        (s) => {
+          const c = structuredClone(s);
+          const type = c.type;
+          Object.defineProperty(c, "type", { get: () => type, enumerable: true });
+          return c;
+        },
+      ],
+    ];
+    test.each(makers)("%s: finds the compiled schema of the kept one", (_name, make) => {
+      const t = title("equal");
+      const c = kept(() => toolSchema(t));
+      expect(compileSchema(make(toolSchema(t)) as JsonSchema)).toBe(c);
+    });
+
+    test("the first of a fingerprint is compiled per object, the second is kept and shared from then on", () => {
+      const t = title("first");
+      const first = compileSchema(toolSchema(t) as JsonSchema);
+      const second = compileSchema(toolSchema(t) as JsonSchema);
+      expect(second).not.toBe(first);
+      for (let i = 0; i < 5; i++) expect(compileSchema(toolSchema(t) as JsonSchema)).toBe(second);
+    });
+
+    test("the kept compiled schema writes what a per-object one writes", () => {
+      const t = title("writes");
+      const c = kept(() => toolSchema(t));
+      const args = { id: 2 ** 60, score: 1, tags: ["x"], mode: 1, nested: { x: 3, y: 4 } };
+      const expected =
+        '{"id":1152921504606846976,"score":1.0,"tags":["x"],"mode":1,"nested":{"x":3,"y":4.0}}';
+      expect(structToJson(args, c)).toBe(expected);
+      expect(structToJson(args, toolSchema(t) as JsonSchema)).toBe(expected);
+      expect(structToJson(args, toolSchema(title("other")) as JsonSchema)).toBe(expected);
+    });
+  });
+
+  describe("a different schema is never taken for an equal one", () => {
+    type Change = (s: Schema) => void;
+    const props = (s: Schema) => s.properties as Record<string, Schema>;
+    const changes: [string, Change][] = [
+      ["a value", (s) => (props(s).id!.minimum = 1)],
+      ["a string value", (s) => (props(s).id!.description = "the ID")],
+      ["a type of value (1 → '1')", (s) => (props(s).mode!.enum = ["a", "b", null, "1", true])],
+      ["true → 1", (s) => (props(s).mode!.enum = ["a", "b", null, 1, 1])],
+      ["null → false", (s) => (props(s).mode!.enum = ["a", "b", false, 1, true])],
+      ["an object → an array", (s) => (props(s).tags!.items = [{ type: "string" }])],
+      ["an array → an object", (s) => (props(s).mode!.enum = { 0: "a" })],
+      ["an extra member", (s) => (props(s).id!.maximum = 9)],
+      ["a missing member", (s) => delete props(s).score!.default],
+      ["an extra array item", (s) => (s.required = ["id", "score"])],
+      ["a missing array item", (s) => (s.required = [])],
+      [
+        "key order (top level)",
+        (s) => {
+          const { title: t, ...rest } = s;
+          for (const k of Object.keys(s)) delete s[k];
+          Object.assign(s, rest, { title: t });
+        },
+      ],
+      [
+        "key order (nested)",
+        (s) => (props(s).id = { minimum: 0, type: "integer", description: "the id" }),
+      ],
+      ["an extra property", (s) => (props(s).extra = { type: "integer" })],
+      [
+        "a member renamed",
+        (s) => {
+          props(s).id!.Description = props(s).id!.description;
+          delete props(s).id!.description;
+        },
+      ],
+    ];
+    test.each(changes)("%s", (_name, change) => {
+      const t = title("differs");
+      const c = kept(() => toolSchema(t));
+      const changed = toolSchema(t);
+      change(changed);
+      const other = compileSchema(changed as JsonSchema);
+      expect(other).not.toBe(c);
+      // …and the changed one is kept in its own right from its second object on.
+      const again = (() => {
+        const s = toolSchema(t);
+        change(s);
+        return compileSchema(s as JsonSchema);
+      })();
+      expect(again).not.toBe(c);
+    });
+
+    test("-0 vs 0, NaN, infinities: never equal to a kept 0, and not plain data themselves", () => {
+      const t = title("numbers");
+      const make = (minimum: number) => () => {
+        const s = toolSchema(t);
+        (s.properties as Record<string, Schema>).id!.minimum = minimum;
+        return s;
+      };
+      const c = kept(make(0));
+      for (const odd of [-0, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]) {
+        const a = compileSchema(make(odd)() as JsonSchema);
+        const b = compileSchema(make(odd)() as JsonSchema);
+        expect([a === c, b === c, a === b]).toEqual([false, false, false]);
+      }
+    });
+  });
+
+  describe("not plain data: compiled per object, never matched", () => {
+    class Schemaish {
+      type = "object";
+    }
+    class MyArray<T> extends Array<T> {}
+    const props = (s: Schema) => s.properties as Record<string, Schema>;
+    const cases: [string, (s: Schema) => unknown][] = [
+      [
+        "a getter that throws",
+        (s) => {
+          Object.defineProperty(props(s).id!, "type", {
+            enumerable: true,
+            get() {
+              throw new Error("boom");
+            },
+          });
+          return s;
+        },
+      ],
+      [
+        "a non-enumerable member added",
+        (s) => {
+          Object.defineProperty(props(s), "hidden", {
+            value: { type: "integer" },
+            enumerable: false,
+          });
+          return s;
+        },
+      ],
+      [
+        "a member made non-enumerable",
+        (s) => {
+          Object.defineProperty(props(s), "id", { enumerable: false });
+          return s;
+        },
+      ],
+      [
+        "a class instance",
+        (s) => {
+          props(s).score = Object.assign(new Schemaish(), props(s).score);
+          return s;
+        },
+      ],
+      [
+        "an inherited prototype with the member",
+        (s) => {
+          const { type, ...rest } = s;
+          return Object.assign(Object.create({ type }) as object, rest);
+        },
+      ],
+      [
+        "a prototype without enumerable members",
+        (s) => Object.assign(Object.create(Object.create(null) as object) as object, s),
+      ],
+      [
+        "an Array subclass",
+        (s) => {
+          s.required = MyArray.from(s.required as string[]);
+          return s;
+        },
+      ],
+      [
+        "a sparse array",
+        (s) => {
+          const e = ["a", "b", null, 1, true];
+          delete e[2];
+          props(s).mode!.enum = e;
+          return s;
+        },
+      ],
+      [
+        "a cycle",
+        (s) => {
+          props(s).self = s;
+          return s;
+        },
+      ],
+      ["a function value", (s) => ({ ...s, toJSON: () => ({}) })],
+      ["an undefined value", (s) => ({ ...s, if: undefined })],
+      ["a symbol value", (s) => ({ ...s, if: Symbol("x") })],
+      ["a bigint value", (s) => ({ ...s, minimum: 1n })],
+      [
+        "a proxy whose trap throws",
+        (s) => {
+          props(s).id = new Proxy(props(s).id!, {
+            ownKeys() {
+              throw new Error("boom");
+            },
+          });
+          return s;
+        },
+      ],
+      [
+        "a __proto__ literal (sets the prototype)",
+        (s) => {
+          const { type: _type, ...rest } = s;
+          return { __proto__: { type: "object" }, ...rest };
+        },
+      ],
+    ];
+    test.each(cases)("%s", (_name, make) => {
+      const t = title("not plain");
+      const c = kept(() => toolSchema(t));
+      const x = make(toolSchema(t)) as JsonSchema;
+      const y = make(toolSchema(t)) as JsonSchema;
+      // Booleans: expect's own deep reading could trip the hostile objects.
+      const cx = compileSchema(x);
+      const cy = compileSchema(y);
+      expect([cx === c, cy === c, cx === cy, compileSchema(x) === cx]).toEqual([
+        false,
+        false,
+        false,
+        true,
+      ]);
+    });
+
+    test("a member named __proto__ (an own key, as JSON.parse makes it) is ordinary plain data", () => {
+      const t = title("proto key");
+      const text = JSON.stringify({
+        title: t,
+        properties: { __proto__: { type: "integer" }, n: { type: "number" } },
+      }).replace('"properties":{', '"properties":{"__proto__":{"type":"integer"},');
+      const make = () => JSON.parse(text) as Schema;
+      expect(Object.keys(make().properties as object)).toEqual(["__proto__", "n"]);
+      const c = kept(make);
+      expect(compileSchema(structuredClone(make()) as JsonSchema)).toBe(c);
+      expect(structToJson(JSON.parse('{"__proto__":1,"n":1}'), make() as JsonSchema)).toBe(
+        '{"__proto__":1,"n":1.0}',
+      );
+      expect(({} as Record<string, unknown>).type).toBeUndefined();
+    });
+  });
+
+  describe("identity first, and the private copy", () => {
+    test("the same object is found by identity before any content is read", () => {
+      const t = title("identity");
+      const c = kept(() => toolSchema(t));
+      const reads = noReads();
+      const proxy = counted(toolSchema(t), reads) as JsonSchema;
+      expect(compileSchema(proxy)).toBe(c);
+      expect(reads.get).toBeGreaterThan(0);
+      const after = { get: reads.get, ownKeys: reads.ownKeys };
+      for (let i = 0; i < 3; i++) expect(compileSchema(proxy)).toBe(c);
+      // (Only `instanceof Compiled` asks for the prototype; nothing reads a member or a key.)
+      expect({ get: reads.get, ownKeys: reads.ownKeys }).toEqual(after);
+    });
+
+    test("a schema changed after compiling keeps its compiled schema; others never see the change", () => {
+      const t = title("mutation");
+      const c = kept(() => toolSchema(t));
+      const mine = toolSchema(t);
+      expect(compileSchema(mine as JsonSchema)).toBe(c);
+      (mine.properties as Record<string, Schema>).score!.type = "integer";
+      expect(compileSchema(mine as JsonSchema)).toBe(c);
+      expect(compileSchema(toolSchema(t) as JsonSchema)).toBe(c);
+      expect(structToJson({ id: 1, score: 2 }, toolSchema(t) as JsonSchema)).toBe(
+        '{"id":1,"score":2.0}',
+      );
+      // The object the cache kept is its own copy: changing the one it was made from changes nothing.
+      const t2 = title("mutation source");
+      compileSchema(toolSchema(t2) as JsonSchema);
+      const source = toolSchema(t2);
+      const c2 = compileSchema(source as JsonSchema);
+      (source.properties as Record<string, Schema>).score!.type = "integer";
+      expect(compileSchema(toolSchema(t2) as JsonSchema)).toBe(c2);
+      expect(structToJson({ id: 1, score: 2 }, c2)).toBe('{"id":1,"score":2.0}');
+    });
+  });
+
+  describe("a getter that compiles schemas while it is read", () => {
+    test("a lookup that reenters compileSchema stays consistent", () => {
+      const t = title("reentrant");
+      const c = kept(() => toolSchema(t));
+      const others = Array.from({ length: CONTENT_CACHE_ENTRIES + 8 }, () =>
+        title("reentrant other"),
+      );
+      let calls = 0;
+      const make = () => {
+        const s = toolSchema(t);
+        const id = (s.properties as Record<string, Schema>).id!;
+        const description = id.description;
+        Object.defineProperty(id, "description", {
+          enumerable: true,
+          get() {
+            calls++;
+            // Evicts everything kept, this schema's entry among them, while it is being compared.
+            for (const o of others) kept(() => toolSchema(o));
+            return description;
+          },
+        });
+        return s;
+      };
+      const got = compileSchema(make() as JsonSchema);
+      expect(calls).toBeGreaterThan(0);
+      // Equal when read: the compiled schema of the entry it matched, though that entry was evicted meanwhile.
+      expect(got).toBe(c);
+      // The cache still works: an equal schema is kept and found again.
+      const fresh = title("after reentry");
+      const again = kept(() => toolSchema(fresh));
+      expect(compileSchema(structuredClone(toolSchema(fresh)) as JsonSchema)).toBe(again);
+      expect(compileSchema(toolSchema(others.at(-1)!) as JsonSchema)).toBe(
+        compileSchema(toolSchema(others.at(-1)!) as JsonSchema),
+      );
+    });
   });
 });
 

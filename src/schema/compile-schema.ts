@@ -110,6 +110,8 @@ type KeptValue = Kept | string | number | boolean | null;
 class ContentEntry {
   older: ContentEntry | undefined = undefined;
   newer: ContentEntry | undefined = undefined;
+  /** Generated at the first hit (see generateComparator); null where the walk serves. */
+  compare: Comparator | null | undefined = undefined;
   constructor(
     readonly print: number,
     /** The private copy, as the in-step walk reads it. */
@@ -140,8 +142,11 @@ function byContent(s: JsonSchemaObject): Compiled | undefined {
       // Most recently used first. A getter may shorten the list while we compare.
       for (let i = list.length - 1; i >= 0; i--) {
         const e = list[i];
-        if (e !== undefined && sameContent(s, e.kept)) {
+        if (e === undefined) continue;
+        if (e.compare ? e.compare(s) : sameContent(s, e.kept)) {
           used(e);
+          // Reused, so worth code of its own (where the runtime allows it).
+          if (e.compare === undefined) e.compare = generateComparator(e.kept);
           return e.compiled;
         }
       }
@@ -239,12 +244,14 @@ function unlink(e: ContentEntry): void {
 
 /** Most keys of one object a fingerprint reads. */
 const FINGERPRINT_KEYS = 64;
+/** Most characters of one name or title a fingerprint reads. */
+const FINGERPRINT_CHARS = 200;
 
 /**
- * A number from the top-level keys, title and property names: tells most
- * tools' schemas apart without reading them whole. Each name adds its length
- * and three of its characters, so names cost the same however long they are;
- * two schemas that share a fingerprint are told apart by the comparison.
+ * A number from the top-level keys, title and property names (FNV-1a over
+ * their lengths and characters): tells most tools' schemas apart without
+ * reading them whole. Two schemas that share a fingerprint are told apart by
+ * the comparison.
  */
 function fingerprint(s: JsonSchemaObject): number {
   let h = keysPrint(0x811c9dc5, s);
@@ -265,12 +272,12 @@ function keysPrint(h: number, o: object): number {
 }
 
 function namePrint(h: number, name: string): number {
-  const n = name.length;
-  if (n === 0) return mix(h, 0);
-  return mix(
-    mix(mix(mix(h, n), name.charCodeAt(0)), name.charCodeAt(n >> 1)),
-    name.charCodeAt(n - 1),
-  );
+  // Every character up to a bound: a fingerprint met before makes a new
+  // schema's first object kept at once, so near names must not collide.
+  const n = Math.min(name.length, FINGERPRINT_CHARS);
+  h = mix(h, name.length);
+  for (let i = 0; i < n; i++) h = mix(h, name.charCodeAt(i));
+  return h;
 }
 
 /** One FNV-1a step. */
@@ -377,6 +384,111 @@ function step(v: unknown, w: KeptValue, stack: unknown[], top: number): number {
   }
   // A kept copy holds no -0 (not plain data) and no NaN (JSON has none).
   return v === w && (v !== 0 || 1 / v > 0) ? top : -1;
+}
+
+/** A generated {@link sameContent} for one kept copy. */
+type Comparator = (a: object) => boolean;
+
+/**
+ * Most values of a kept copy compared by generated code: a bigger function
+ * would not be optimised by the engine, and the walk serves it better.
+ */
+const GENERATED_MAX_VALUES = 500;
+
+/** Whether the runtime compiles code at run time; settled at the first need. */
+let generating: boolean | undefined;
+
+/**
+ * Turns generated comparators on (where the runtime allows them, the
+ * default) or off; the tests run their cases both ways. Entries keep the
+ * comparator they have.
+ */
+export function useGeneratedComparators(on: boolean): void {
+  generating = on && canGenerate();
+}
+
+/** False under a Content-Security-Policy without 'unsafe-eval' and in runtimes without `Function`. */
+function canGenerate(): boolean {
+  try {
+    return new Function("return true")() === true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The kept copy as straight-line code: each check of {@link walkInStep} with
+ * the copy's keys and values written in, so that the engine sees one shape
+ * per read (its caches stay monomorphic) and no walk state. Strings and keys
+ * go in as JSON string literals, numbers as their shortest text; nothing
+ * else of the copy reaches the code. Null when the copy is too big or the
+ * runtime compiles no code.
+ */
+function generateComparator(kept: Kept): Comparator | null {
+  generating ??= canGenerate();
+  if (!generating) return null;
+  const keyLists: (readonly string[])[] = [];
+  const code: string[] = [];
+  let values = 0;
+  let names = 0;
+  // Recursion: at most GENERATED_MAX_VALUES deep.
+  const emit = (x: string, v: KeptValue): boolean => {
+    if (++values > GENERATED_MAX_VALUES) return false;
+    if (typeof v !== "object" || v === null) {
+      code.push(
+        v === 0
+          ? `if (${x} !== 0 || 1 / ${x} < 0) return false;`
+          : `if (${x} !== ${typeof v === "string" ? JSON.stringify(v) : String(v)}) return false;`,
+      );
+      return true;
+    }
+    code.push(`if (typeof ${x} !== "object" || ${x} === null) return false;`);
+    const n = v.values.length;
+    if (v.keys === null) {
+      code.push(
+        `if (!isArray(${x}) || getProto(${x}) !== ARRAY || ${x}.length !== ${n}) return false;`,
+      );
+    } else {
+      const keys = `K[${keyLists.push(v.keys) - 1}]`;
+      code.push(
+        `if (isArray(${x})) return false;`,
+        `{ const p = getProto(${x}); if (p !== OBJECT && p !== null) return false; }`,
+        `{ let i = 0; for (const k in ${x}) if (k !== ${keys}[i++]) return false; if (i !== ${n}) return false; }`,
+        `{ const own = ownNames(${x}); if (own.length !== ${n}) return false;`,
+        `for (let j = 0; j < ${n}; j++) if (own[j] !== ${keys}[j]) return false; }`,
+      );
+    }
+    for (let i = 0; i < n; i++) {
+      const y = `v${++names}`;
+      const key = v.keys === null ? String(i) : JSON.stringify(v.keys[i]);
+      code.push(`{ const ${y} = ${x}[${key}];`);
+      if (!emit(y, v.values[i]!)) return false;
+      code.push("}");
+    }
+    return true;
+  };
+  if (!emit("v0", kept)) return null;
+  try {
+    const make = new Function(
+      "K",
+      "isArray",
+      "getProto",
+      "ownNames",
+      "OBJECT",
+      "ARRAY",
+      `"use strict"; return function sameContent(v0) {\n${code.join("\n")}\nreturn true;\n};`,
+    ) as (...args: unknown[]) => Comparator;
+    return make(
+      keyLists,
+      Array.isArray,
+      Object.getPrototypeOf,
+      Object.getOwnPropertyNames,
+      Object.prototype,
+      Array.prototype,
+    );
+  } catch {
+    return null;
+  }
 }
 
 /**
