@@ -167,6 +167,43 @@ describe.each([
     expect(read.indexOf("id") < read.indexOf("required")).toBe(generated);
   });
 
+  test("names and strings that are not identifiers, numbers at the edges", () => {
+    const t = title("odd names");
+    const odd = [
+      '"',
+      "\\",
+      "\n",
+      "\u2028",
+      "\ud800",
+      "",
+      "0",
+      "10",
+      "constructor",
+      "toString",
+      "a b",
+    ];
+    const make = () => ({
+      title: t,
+      properties: Object.fromEntries(
+        odd.map((k, i) => [k, { description: odd[odd.length - 1 - i] }]),
+      ),
+      enum: [0, 1e21, 5e-324, -1.5, 2 ** 60, Number.MAX_VALUE, -Number.MIN_VALUE],
+    });
+    const c = kept(make);
+    expect(compileSchema(JSON.parse(JSON.stringify(make())) as JsonSchema)).toBe(c);
+    const changes: ((s: ReturnType<typeof make>) => void)[] = [
+      (s) => (s.enum[1] = 1e20),
+      (s) => (s.enum[2] = 0),
+      (s) => (s.properties['"']!.description = "\\"),
+      (s) => (s.properties["\u2028"]!.description = "\u2029"),
+    ];
+    for (const change of changes) {
+      const s = make();
+      change(s);
+      expect(compileSchema(s as JsonSchema) === c).toBe(false);
+    }
+  });
+
   test("seeded: a new object hits exactly when its JSON text equals the kept one's", () => {
     const plain = (v: unknown): boolean =>
       typeof v === "number"
@@ -510,6 +547,29 @@ describe.each([
       );
     });
   });
+});
+
+test("where the runtime compiles no code, the walk compares", () => {
+  const original = globalThis.Function;
+  const t = title("no code");
+  let asked = 0;
+  try {
+    globalThis.Function = function refused() {
+      asked++;
+      throw new EvalError("Code generation from strings disallowed for this context");
+    } as unknown as FunctionConstructor;
+    useGeneratedComparators(true);
+    const c = kept(() => toolSchema(t));
+    expect(compileSchema(structuredClone(toolSchema(t)) as JsonSchema)).toBe(c);
+    const changed = toolSchema(t);
+    changed.type = "array";
+    expect(compileSchema(changed as JsonSchema)).not.toBe(c);
+    // Asked once, when turned on; never again per entry.
+    expect(asked).toBe(1);
+  } finally {
+    globalThis.Function = original;
+    useGeneratedComparators(true);
+  }
 });
 
 describe("bounds", () => {
