@@ -72,7 +72,10 @@ function compileDoc(s: JsonSchemaObject): Compiled {
 // candidate's kept copy in one walk of both in step: it stops at the first
 // difference, so it reads no more values than the smaller of the two holds,
 // and allocates nothing but one list of own names per object (the only way to
-// see a non-enumerable member). At most CONTENT_CACHE_ENTRIES schemas and CONTENT_CACHE_CHARS
+// see a non-enumerable member). From an entry's first hit on, where the
+// runtime compiles code (not under a Content-Security-Policy without
+// 'unsafe-eval'), the same checks run as code generated for that copy
+// (GENERATED_MAX_VALUES at most; the walk serves larger ones). At most CONTENT_CACHE_ENTRIES schemas and CONTENT_CACHE_CHARS
 // characters of their JSON text are kept, least recently used first out, and
 // at most CONTENT_CANDIDATES share a fingerprint, so hostile schemas cannot
 // grow it past a few MiB of copies plus the compiled schemas' own answers
