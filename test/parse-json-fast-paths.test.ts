@@ -204,6 +204,58 @@ describe("strings: escapes joined from slices, raw pairs as plain text", () => {
   });
 });
 
+describe("keys from the key cache", () => {
+  /** The cache's slot of a plain key (as Parser.key computes it). */
+  function slot(key: string): number {
+    let hash = 0;
+    for (let i = 0; i < key.length; i++) hash = (Math.imul(hash, 31) + key.charCodeAt(i)) | 0;
+    return (hash ^ key.length) & 511;
+  }
+  // Keys of one length sharing a slot: each hit must still compare the text.
+  const colliding: string[] = [];
+  for (let n = 0; colliding.length < 6; n++) {
+    const key = `k${n.toString(36).padStart(4, "0")}`;
+    if (slot(key) === slot("k0000")) colliding.push(key);
+  }
+
+  test("keys sharing a slot, read again and again, stay distinct, in order", () => {
+    const text = `{${colliding.map((k, i) => `"${k}":{"${colliding[(i + 1) % 6]}":${i}}`).join(",")}}`;
+    for (let round = 0; round < 3; round++) {
+      expect(parseJsonText(text, "plain", 3)).toEqual(JSON.parse(text));
+      expect(Object.keys(structMessageFromJson(text).fields)).toEqual(colliding);
+    }
+  });
+
+  test("a key seen in an earlier call is still a duplicate when repeated, and __proto__ stays a member", () => {
+    structMessageFromJson('{"id":1,"__proto__":2}');
+    expectStructJsonError(() => structMessageFromJson('{"id":1,"id":2}'), {
+      code: "duplicate-key",
+      path: "/id",
+      position: 8,
+    });
+    const plain = parseJsonText('{"__proto__":{"x":1},"id":3}', "plain", 3) as Record<
+      string,
+      unknown
+    >;
+    expect(Object.getPrototypeOf(plain)).toBe(Object.prototype);
+    expect(Object.keys(plain)).toEqual(["__proto__", "id"]);
+  });
+
+  test("keys longer than the cached length, escaped or with surrogates read as JSON.parse reads them", () => {
+    const twice = '{"\\ud83d\\ude9a":4,"\ud83d\ude9a":5}';
+    expectStructJsonError(() => structMessageFromJson(twice), {
+      code: "duplicate-key",
+      path: "/\u{1f69a}",
+      position: 18,
+    });
+    const text =
+      '{"a_key_of_thirteen":1,"a_key_of_thirteen_":2,"e\\u0301":3,"\\ud83d\\ude9a":4,"x\ud83d\ude9a":5}';
+    for (let round = 0; round < 2; round++) {
+      expect(parseJsonText(text, "plain", 2)).toEqual(JSON.parse(text));
+    }
+  });
+});
+
 describe("arrays copied out of the shared stack", () => {
   test("nested and sibling arrays keep their own items, in order, at exactly their length", () => {
     const text = '{"a":[[1,[2,3],[]],[4],[[[5,6]]],7,[]],"b":[8,[9]],"c":[]}';

@@ -255,7 +255,7 @@ class Parser {
     const s = this.s;
     if (s.charCodeAt(this.i) !== QUOTE) this.syntax("expected a string key");
     const keyAt = this.i;
-    const key = this.string();
+    const key = this.key();
     this.ws();
     if (s.charCodeAt(this.i) !== 58) this.syntax("expected ':'");
     this.i++;
@@ -271,6 +271,41 @@ class Parser {
       this.i = keyAt;
       this.fail("duplicate-key", "a key appears twice in one object (two readings)");
     }
+  }
+
+  /**
+   * A member's key (the position at its opening quote). A short plain key read
+   * before, in this call or an earlier one, is the same string again: no new
+   * string per member, and one V8 has already interned, so the member's
+   * lookup and store skip hashing it. Keys are compared character by
+   * character on every hit, so the cache can only save work, never change a key.
+   */
+  key(): string {
+    const s = this.s;
+    const start = this.i + 1;
+    const len = s.length;
+    let hash = 0;
+    for (let i = start; i < len; i++) {
+      const c = s.charCodeAt(i);
+      if (c === QUOTE) {
+        this.i = i + 1;
+        const length = i - start;
+        if (length > KEY_CACHE_MAX_LENGTH) return s.slice(start, i);
+        const slot = (hash ^ length) & (KEY_CACHE_SIZE - 1);
+        const cached = keyCache[slot];
+        if (cached !== undefined && cached.length === length && s.startsWith(cached, start)) {
+          return cached;
+        }
+        const key = s.slice(start, i);
+        keyCache[slot] = key;
+        return key;
+      }
+      if (c === BACKSLASH || c < 0x20 || (c >= 0xd800 && c <= 0xdfff)) {
+        return this.slowString(start, i);
+      }
+      hash = (Math.imul(hash, 31) + c) | 0;
+    }
+    return this.slowString(start, len);
   }
 
   closeObject(fields: Record<string, unknown>): unknown {
@@ -503,6 +538,16 @@ class Parser {
     return v;
   }
 }
+
+/** Slots of the key cache (a power of two). */
+const KEY_CACHE_SIZE = 512;
+/**
+ * Longest key cached: V8 copies a slice this short, while a longer one may
+ * point into the whole input text, which the cache must not keep alive.
+ */
+const KEY_CACHE_MAX_LENGTH = 12;
+/** Recent short keys by a hash of their text; shared by every parse (see `Parser.key`). */
+const keyCache: (string | undefined)[] = new Array(KEY_CACHE_SIZE).fill(undefined);
 
 /** Parts of a string with escapes joined into one at a time (bounds the parts list). */
 const CHUNK = 4096;
