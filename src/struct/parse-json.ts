@@ -88,6 +88,8 @@ class Parser {
   keepLoneSurrogates = false;
   /** Keep a number beyond float64's range (JSON.parse reads ±Infinity) rather than throw `number-out-of-range`. */
   keepOutOfRange = false;
+  /** The parts of the string being decoded (see slowString), reused from string to string. */
+  private readonly parts: string[] = [];
 
   constructor(
     private readonly s: string,
@@ -355,7 +357,8 @@ class Parser {
   slowString(start: number, from: number): string {
     const s = this.s;
     const len = s.length;
-    let parts: string[] = [];
+    const parts = this.parts;
+    let count = 0;
     let chunks: string[] | undefined;
     let runStart = start;
     let i = from;
@@ -367,11 +370,11 @@ class Parser {
       const c = s.charCodeAt(i);
       if (c === QUOTE) break;
       if (c === BACKSLASH) {
-        if (i > runStart) parts.push(s.slice(runStart, i));
+        if (i > runStart) parts[count++] = s.slice(runStart, i);
         const e = s.charCodeAt(i + 1);
         const simple = e < 128 ? SIMPLE_ESCAPES[e] : undefined;
         if (simple !== undefined) {
-          parts.push(simple);
+          parts[count++] = simple;
           i += 2;
         } else if (e === 117) {
           const code = hex4(s, i + 2);
@@ -381,17 +384,18 @@ class Parser {
           }
           i += 6;
           if (code >= 0xd800 && code <= 0xdfff) {
-            i = this.surrogate(code, i, parts);
-          } else parts.push(String.fromCharCode(code));
+            i = this.surrogate(code, i, count++);
+          } else parts[count++] = String.fromCharCode(code);
         } else {
           this.i = i;
           this.syntax("invalid escape");
         }
         runStart = i;
-        if (parts.length >= CHUNK) {
+        if (count >= CHUNK) {
+          parts.length = count;
           if (chunks === undefined) chunks = [];
           chunks.push(parts.join(""));
-          parts = [];
+          count = 0;
         }
       } else if (c < 0x20) {
         this.i = i;
@@ -401,40 +405,43 @@ class Parser {
           i += 2;
         } else {
           // A raw surrogate pairs only with an escaped low one (or is lone).
-          if (i > runStart) parts.push(s.slice(runStart, i));
-          i = this.surrogate(c, i + 1, parts);
+          if (i > runStart) parts[count++] = s.slice(runStart, i);
+          i = this.surrogate(c, i + 1, count++);
           runStart = i;
         }
       } else i++;
     }
     this.i = i + 1;
-    if (i > runStart) parts.push(s.slice(runStart, i));
+    if (i > runStart) parts[count++] = s.slice(runStart, i);
+    parts.length = count; // drops what an earlier string left beyond this one's parts
     if (chunks !== undefined) {
       chunks.push(parts.join(""));
       return chunks.join("");
     }
-    return parts.length === 1 ? parts[0]! : parts.join("");
+    return count === 1 ? parts[0]! : parts.join("");
   }
 
   /**
    * The surrogate `code` was read and `at` is just after it: a high one must
-   * be followed by a low one, written either way (`\udc00` or raw). Pushes
-   * the character (or, where kept, the lone surrogate) and returns where
-   * reading goes on; a lone one is `invalid-unicode` at `at`.
+   * be followed by a low one, written either way (`\udc00` or raw). Stores
+   * the character (or, where kept, the lone surrogate) as part number `part`
+   * of the string being decoded and returns where reading goes on; a lone
+   * one is `invalid-unicode` at `at`.
    */
-  surrogate(code: number, at: number, parts: string[]): number {
+  surrogate(code: number, at: number, part: number): number {
     const s = this.s;
+    const parts = this.parts;
     if (code <= 0xdbff) {
       if (s.charCodeAt(at) === BACKSLASH && s.charCodeAt(at + 1) === 117) {
         const low = hex4(s, at + 2);
         if (low >= 0xdc00 && low <= 0xdfff) {
-          parts.push(String.fromCharCode(code, low));
+          parts[part] = String.fromCharCode(code, low);
           return at + 6;
         }
       } else {
         const low = s.charCodeAt(at);
         if (low >= 0xdc00 && low <= 0xdfff) {
-          parts.push(String.fromCharCode(code, low));
+          parts[part] = String.fromCharCode(code, low);
           return at + 1;
         }
       }
@@ -443,7 +450,7 @@ class Parser {
       this.i = at;
       this.fail("invalid-unicode", "a string holds a lone surrogate (not valid UTF-8)");
     }
-    parts.push(String.fromCharCode(code));
+    parts[part] = String.fromCharCode(code);
     return at;
   }
 
