@@ -72,6 +72,26 @@ describe("numbers read from their digits", () => {
     );
   });
 
+  test("integers of 16 to 19 digits (ids above 2^53), ties included: the float64 JSON.parse reads", () => {
+    const digits = fc.bigInt({ min: 10n ** 15n, max: 10n ** 19n - 1n });
+    // Halfway between two float64s above 2^53, and one either side: where rounding is hardest.
+    const halfway = fc
+      .tuple(
+        fc.bigInt({ min: 53n, max: 62n }),
+        fc.bigInt({ min: 0n, max: 2n ** 52n - 1n }),
+        fc.bigInt({ min: -1n, max: 1n }),
+      )
+      .map(([e, m, off]) => (1n << e) + m * (1n << (e - 52n)) + (1n << (e - 53n)) + off);
+    fc.assert(
+      fc.property(fc.oneof(digits, halfway), fc.boolean(), (n, negative) => {
+        const text = `${negative ? "-" : ""}${n}`;
+        const plain = parseJsonText(`[${text}]`, "plain", 2) as number[];
+        expect(Object.is(plain[0], JSON.parse(text))).toBe(true);
+      }),
+      { ...runs, numRuns: 5000 },
+    );
+  });
+
   const rows: [text: string, expected: number][] = [
     ["0", 0],
     ["-0", -0],
@@ -86,6 +106,11 @@ describe("numbers read from their digits", () => {
     ["52.97577251214534", 52.97577251214534],
     ["1.7976931348623157e308", Number.MAX_VALUE],
     ["123456.789012345", 123456.789012345],
+    ["9223372036854775807", 2 ** 63],
+    ["-9223372036854775808", -(2 ** 63)],
+    ["9999999999999999999", 1e19],
+    ["1152921504607621683", Number(1152921504607621683n)],
+    ["18014398509481985", 18014398509481984],
   ];
   test.each(rows)("%s reads as JSON.parse reads it", (text, expected) => {
     const v = (parseJsonText(`[${text}]`, "plain", 2) as number[])[0];

@@ -520,6 +520,11 @@ class Parser {
       const magnitude = fractionDigits === 0 ? scaled : scaled / POWERS_OF_TEN[fractionDigits]!;
       return negative ? -magnitude : magnitude;
     }
+    // Ids of 16 to 19 digits (above 2^53: the listener needs the text, to say what was lost).
+    if (plain && digits <= 19 && this.listener === undefined) {
+      const magnitude = longInteger(s, negative ? start + 1 : start, i);
+      return negative ? -magnitude : magnitude;
+    }
     const text = s.slice(start, i);
     const v = +text;
     if ((v === Infinity || v === -Infinity) && !this.keepOutOfRange) {
@@ -575,6 +580,36 @@ const SIMPLE_ESCAPES: readonly (string | undefined)[] = (() => {
 
 /** Exact powers of ten, 10^0 … 10^15. */
 const POWERS_OF_TEN: readonly number[] = Array.from({ length: 16 }, (_, k) => 10 ** k);
+
+/**
+ * The float64 nearest the integer written by the 16 to 19 digits in
+ * `[from, to)`, as `+text` gives it. The integer is `high × 10^r + low`, with
+ * `high` its first 15 digits and `low` the other r ≤ 4, both exact. The product
+ * `high × 10^r` is rounded once; its rounding error, an integer below 2^10, is
+ * recovered exactly (Dekker's product) and added to `low`, exactly. The one
+ * remaining addition then rounds the exact integer once: correctly.
+ */
+function longInteger(s: string, from: number, to: number): number {
+  const split = from + 15;
+  let high = 0;
+  for (let k = from; k < split; k++) high = high * 10 + (s.charCodeAt(k) - 48);
+  let low = 0;
+  for (let k = split; k < to; k++) low = low * 10 + (s.charCodeAt(k) - 48);
+  const scale = POWERS_OF_TEN[to - split]!;
+  const product = high * scale;
+  return product + (productError(high, scale, product) + low);
+}
+
+/** The exact error `a × b − product` of the float64 `product = a × b` (Dekker, Veltkamp's split). */
+function productError(a: number, b: number, product: number): number {
+  const ca = 134217729 * a;
+  const aHigh = ca - (ca - a);
+  const aLow = a - aHigh;
+  const cb = 134217729 * b;
+  const bHigh = cb - (cb - b);
+  const bLow = b - bHigh;
+  return aHigh * bHigh - product + aHigh * bLow + aLow * bHigh + aLow * bLow;
+}
 
 /** True for a high surrogate followed by a low one. */
 function isSurrogatePair(high: number, low: number): boolean {
