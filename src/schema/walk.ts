@@ -340,7 +340,7 @@ class Walk {
       case "structValue": {
         const fields = (kind.value as Partial<Struct> | undefined)?.fields;
         if (typeof fields !== "object" || fields === null || Array.isArray(fields)) {
-          return this.fail("message-invalid", "a struct_value is not a google.protobuf.Struct");
+          this.fail("message-invalid", "a struct_value is not a google.protobuf.Struct");
         }
         this.open(fields, false, at, level, only);
         return;
@@ -348,7 +348,7 @@ class Walk {
       case "listValue": {
         const values = (kind.value as Partial<ListValue> | undefined)?.values;
         if (!Array.isArray(values)) {
-          return this.fail("message-invalid", "a list_value is not a google.protobuf.ListValue");
+          this.fail("message-invalid", "a list_value is not a google.protobuf.ListValue");
         }
         this.open(values, true, at, level, only);
         return;
