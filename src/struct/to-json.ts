@@ -283,6 +283,9 @@ function attempt(
   return w.text === "" ? out : DONE;
 }
 
+/** The output stack of a writer in text mode: nothing is built. */
+const EMPTY_OUTS: never[] = [];
+
 /** Thrown by a text walk that outgrew LARGE_OUTPUT. */
 const OUTPUT_LARGE: unique symbol = Symbol("output large");
 
@@ -339,7 +342,7 @@ class Writer implements WalkVisitor {
   private readonly direct: boolean;
   private readonly exact: ExactTextSink | undefined;
   /** Value mode: the open objects' and arrays' outputs, innermost last. */
-  private readonly outs: (Record<string, unknown> | unknown[])[] = [];
+  private readonly outs: (Record<string, unknown> | unknown[])[];
   /** Value mode: the key or index the next value is stored under. */
   private slot: string | number = 0;
   /** Value mode: the output of the top-level value. */
@@ -366,6 +369,7 @@ class Writer implements WalkVisitor {
     }
     this.direct = exact === DIRECT_TEXT;
     this.textSink = this.direct ? new TextSink() : undefined;
+    this.outs = this.direct ? EMPTY_OUTS : [];
     this.exact = this.textSink ?? exact;
   }
 
