@@ -6,6 +6,9 @@
 // interpreted elsewhere). It writes the happy path and gives up, with no
 // effect, on anything else; the call is then walked here, which is the
 // definition of the output: every diagnostic with its path, every error.
+// The walk is the one walk of ../schema/walk.ts (both forms of a Struct,
+// the schema read through plans or a SchemaReader), with this module's
+// Writer as its visitor.
 // The walk writes small outputs as text as it goes; large ones build a plain
 // JS value and hand the text work to the native JSON.stringify, like
 // protobuf-es's own toJsonString. Numbers whose text JSON.stringify cannot
@@ -15,6 +18,8 @@
 // as, and which codes it reports, is defined once (./number-output.ts).
 // Values nested deeper than JSON.stringify's own recursion can take go to our
 // iterative writer instead; the walk itself keeps its own stack.
+// inspectNumbers lives in ./inspect-numbers.ts, the options in
+// ./to-json-options.ts; both are re-exported here.
 //
 // The two forms of a Struct are told apart by the caller, never by content
 // (a model writes the content): structToJson reads the JsonObject form that
