@@ -69,6 +69,23 @@ function input(text: string, form: Form): Record<string, unknown> {
   return form === "plain" ? (JSON.parse(text) as JsonObject) : structMessageFromJson(text).fields;
 }
 
+/** Walk options for a test: errors on, no `only`, `message` and the rest as given. */
+function walkOptions(
+  path: (string | number)[],
+  message: boolean,
+  options: Partial<Omit<WalkOptions, "path" | "message">> = {},
+): WalkOptions {
+  return {
+    message,
+    recursionLimit: 100,
+    deeper: "error",
+    unsetValue: "error",
+    only: undefined,
+    path,
+    ...options,
+  };
+}
+
 /** Walks `text` (a JSON object) under `schema`; returns the events and the units charged. */
 function record(
   text: string,
@@ -87,15 +104,7 @@ function record(
     plans?.root(node) ?? node,
     (reader ?? plans) as SchemaSource,
     visitor,
-    {
-      message: form === "message",
-      recursionLimit: 100,
-      deeper: "error",
-      unsetValue: "error",
-      only: undefined,
-      path,
-      ...options,
-    },
+    walkOptions(path, form === "message", options),
   );
   expect(path).toEqual([]); // left as found
   return { events: visitor.events, units: (reader ?? plans)!.units };
@@ -179,14 +188,7 @@ describe("the visitor's events", () => {
       rootNode({ type: "integer" }),
       new SchemaReader({ patterns: undefined }),
       visitor,
-      {
-        message: false,
-        recursionLimit: 100,
-        deeper: "error",
-        unsetValue: "error",
-        only: undefined,
-        path,
-      },
+      walkOptions(path, false),
     );
     expect(visitor.events).toEqual(["number 5 integer @ "]);
   });
@@ -292,14 +294,13 @@ describe("message form errors", () => {
   ) => {
     const path: (string | number)[] = [];
     const visitor = new Recorder(path);
-    walkValue(fields, rootNode(undefined), new SchemaReader({ patterns: undefined }), visitor, {
-      message: true,
-      recursionLimit: 100,
-      deeper: "error",
-      unsetValue,
-      only: undefined,
-      path,
-    });
+    walkValue(
+      fields,
+      rootNode(undefined),
+      new SchemaReader({ patterns: undefined }),
+      visitor,
+      walkOptions(path, true, { unsetValue }),
+    );
     return visitor.events;
   };
 
@@ -390,14 +391,7 @@ describe("message form errors", () => {
           rootNode(undefined),
           new SchemaReader({ patterns: undefined }),
           new Recorder(path),
-          {
-            message: false,
-            recursionLimit: 100,
-            deeper: "error",
-            unsetValue: "error",
-            only: undefined,
-            path,
-          },
+          walkOptions(path, false),
         ),
       { code: "value-unset", path: "/a/1" },
     );
