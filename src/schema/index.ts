@@ -98,7 +98,17 @@ export type {
   SchemaNode,
   SchemaNote,
 } from "./types.js";
-export { type NumberVisitor, type WalkNumbersOptions, walkNumbers } from "./walk.js";
+export {
+  type NumberVisitor,
+  type PathTree,
+  pathTree,
+  type SchemaSource,
+  type WalkNumbersOptions,
+  type WalkOptions,
+  type WalkVisitor,
+  walkNumbers,
+  walkValue,
+} from "./walk.js";
 
 import { UNKNOWN_NODE_IMPL } from "./nodes.js";
 import { SchemaReader } from "./reader.js";
