@@ -47,7 +47,15 @@ import {
   writeJsonText,
 } from "./exact-number-text.js";
 import { LARGE_OUTPUT } from "./large-output.js";
-import { AS_DECIMAL, AS_NUMBER, decimalText, digitsText, numberOutput } from "./number-output.js";
+import {
+  AS_DECIMAL,
+  AS_NUMBER,
+  decimalText,
+  digitsText,
+  numberOutput,
+  numberText,
+  plainNumberText,
+} from "./number-output.js";
 import { setOwnProperty } from "./own-property.js";
 import {
   checkJsonObject,
@@ -294,29 +302,14 @@ const EMPTY_OUTS: never[] = [];
 /** Thrown by a text walk that outgrew LARGE_OUTPUT. */
 const OUTPUT_LARGE: unique symbol = Symbol("output large");
 
-/** What {@link Writer.number} returns in text mode for a text of its own; the text is in `Writer.ownText`. */
-const OWN_TEXT: unique symbol = Symbol("own text");
-
 /**
- * The sink of a writer in text mode: `Writer` writes JSON text as it walks and
- * keeps a number's own text in `ownText` (no stand-in object per number).
+ * The sink that selects text mode: `Writer` writes JSON text as it walks,
+ * every number's own text included, so nothing ever reaches it.
  */
 const DIRECT_TEXT: ExactTextSink = {
-  text: () => OWN_TEXT,
+  text: () => null,
   finish: () => undefined,
 };
-
-/** A text walk's own sink: the number's text stays here until it is written (no object per number). */
-class TextSink implements ExactTextSink {
-  last = "";
-  text(text: string): unknown {
-    this.last = text;
-    return OWN_TEXT;
-  }
-  finish(): undefined {
-    return undefined;
-  }
-}
 
 /**
  * One walk of one Struct, as a visitor of the one walk (../schema/walk.ts):
@@ -342,8 +335,6 @@ class Writer implements WalkVisitor {
   text = "";
   /** Text mode: the separator and key to write before the next value. */
   private piece = "";
-  /** Text mode: keeps the text of the last number {@link OWN_TEXT} stood for. */
-  private readonly textSink: TextSink | undefined;
   private readonly direct: boolean;
   private readonly exact: ExactTextSink | undefined;
   /** Value mode: the open objects' and arrays' outputs, innermost last. */
@@ -373,9 +364,8 @@ class Writer implements WalkVisitor {
       this.schema = new SchemaReader({ patterns: opts.patterns });
     }
     this.direct = exact === DIRECT_TEXT;
-    this.textSink = this.direct ? new TextSink() : undefined;
     this.outs = this.direct ? EMPTY_OUTS : [];
-    this.exact = this.textSink ?? exact;
+    this.exact = exact;
   }
 
   /** Walks `fields` (an object's members or an array's elements) at `root`, `depth` levels deep (the top-level object is 1). */
@@ -444,25 +434,36 @@ class Writer implements WalkVisitor {
   }
 
   primitive(value: unknown): void {
-    if (this.direct) this.text += this.piece + valueText(value, "");
+    if (this.direct) this.text += this.piece + valueText(value);
     else this.put(value);
   }
 
   number(v: number, reading: NumberReading): void {
-    let out: unknown;
-    if (typeof v !== "number" || !Number.isFinite(v)) {
-      out = nonFiniteNumber(this.opts, this.note, this.tokens);
-    } else if (reading === "unknown") {
-      out = v;
-    } else {
-      const output = numberOutput(v, reading, this.decimal, this.note);
-      const exact = this.exact;
-      if (output === AS_NUMBER || exact === undefined) out = v;
-      else if (output === AS_DECIMAL) out = exact.text(decimalText(v));
-      else out = exactInteger(v, exact, this.direct);
+    // The walk asks the schema only about finite numbers: any other reading means one.
+    if (reading === "unknown" && (typeof v !== "number" || v - v !== 0)) {
+      const out = nonFiniteNumber(this.opts, this.note, this.tokens);
+      if (this.direct) this.text += `${this.piece}null`;
+      else this.put(out);
+      return;
     }
-    if (this.direct) this.text += this.piece + valueText(out, this.textSink!.last);
-    else this.put(out);
+    if (this.direct) {
+      this.text +=
+        this.piece +
+        (reading === "unknown"
+          ? plainNumberText(v)
+          : numberText(v, numberOutput(v, reading, this.decimal, this.note)));
+      return;
+    }
+    let out: unknown = v;
+    const exact = this.exact;
+    if (reading !== "unknown" && exact !== undefined) {
+      const output = numberOutput(v, reading, this.decimal, this.note);
+      if (output === AS_DECIMAL) out = exact.text(decimalText(v));
+      else if (output !== AS_NUMBER) out = exactInteger(v, exact);
+    } else if (reading !== "unknown") {
+      numberOutput(v, reading, this.decimal, this.note); // canonical: the codes only
+    }
+    this.put(out);
   }
 
   /** Value mode: stores a value's output in its object or array (the top-level value's: kept). */
@@ -502,10 +503,10 @@ class Writer implements WalkVisitor {
  * does not end in 0 nothing was padded and it is exact, so the number itself
  * can go to JSON.stringify, and only the rest pays for BigInt.
  */
-function exactInteger(v: number, exact: ExactTextSink, direct: boolean): unknown {
+function exactInteger(v: number, exact: ExactTextSink): unknown {
   // A walk for the native writer keeps exact numbers as numbers, so that
   // only the others need a stand-in (and String(v) decides which cheaply).
-  if (!direct && v < 1e21 && v > -1e21) {
+  if (v < 1e21 && v > -1e21) {
     const js = String(v);
     if (js.charCodeAt(js.length - 1) !== 48) return v;
     const digits = digitsText(v);
@@ -514,17 +515,17 @@ function exactInteger(v: number, exact: ExactTextSink, direct: boolean): unknown
   return exact.text(digitsText(v));
 }
 
-/** The text of a walked primitive in text mode ({@link OWN_TEXT}: the number's own text). */
-function valueText(out: unknown, ownText: string): string {
+/** The text of a walked primitive in text mode (a forged message's other contents: null). */
+function valueText(out: unknown): string {
   switch (typeof out) {
     case "string":
       return jsonString(out);
     case "number":
-      // As JSON.stringify: -0 is "0"; non-finite numbers never get here.
+      // As JSON.stringify writes a finite number: -0 is "0".
       return out === 0 ? "0" : `${out}`;
     case "boolean":
       return out ? "true" : "false";
     default:
-      return out === OWN_TEXT ? ownText : "null";
+      return "null";
   }
 }
