@@ -25,6 +25,7 @@ import {
 } from "../src/schema/walk.js";
 import { structMessageFromJson } from "../src/struct/from-json.js";
 import { PlainProbe } from "../src/struct/object-probes.js";
+import { inspectNumbers, structToJson } from "../src/struct/to-json.js";
 import { PlanReader } from "../src/struct/writer-plan.js";
 import { expectStructJsonError } from "./hostile-helpers.js";
 
@@ -427,5 +428,70 @@ describe("budget", () => {
     expect(byHand).toBeGreaterThan(0);
     for (const form of FORMS) expect(record(TEXT, SCHEMA, form).units).toBe(byHand);
     expect(walkNumbers(JSON.parse(TEXT) as JsonValue, SCHEMA, () => {})).toBe(byHand);
+  });
+});
+
+describe("consumers", () => {
+  const schema: JsonSchema = {
+    type: "object",
+    properties: {
+      o: { $ref: "#/nope" },
+      a: { type: "array", items: { $ref: "#/x" } },
+      n: { type: "integer" },
+      f: { type: "number" },
+      amb: { type: ["integer", "number"] },
+    },
+  };
+
+  test("inspectNumbers: each number's codes are its own (a container's note is reported, not listed)", () => {
+    const reported: string[] = [];
+    const found = inspectNumbers(
+      { o: { x: 1 }, a: [1, 2.5], n: 2 ** 60, f: 3, amb: 4, z: null },
+      schema,
+      {
+        onDiagnostic: (d) => reported.push(`${d.code} at ${d.path}`),
+      },
+    );
+    expect(found.map((n) => `${n.path} ${n.reading} ${n.text} [${n.codes.join(",")}]`)).toEqual([
+      "/o/x unknown 1 []",
+      "/a/0 unknown 1 [schema-ref-unresolved]",
+      "/a/1 unknown 2.5 [schema-ref-unresolved]",
+      "/n integer 1152921504606846976 [integer-precision-lost]",
+      "/f number 3.0 []",
+      "/amb ambiguous 4 [ambiguous-number]",
+    ]);
+    expect(reported).toEqual([
+      "schema-ref-unresolved at /o",
+      "schema-ref-unresolved at /a/0",
+      "schema-ref-unresolved at /a/1",
+      "integer-precision-lost at /n",
+      "ambiguous-number at /amb",
+    ]);
+  });
+
+  test('inspectNumbers: a non-finite number with nonFinite "null" is listed as null with its code', () => {
+    const found = inspectNumbers(
+      { x: Number.NaN, y: 1 },
+      { type: "object" },
+      { nonFinite: "null" },
+    );
+    expect(found).toEqual([
+      {
+        path: "/x",
+        value: Number.NaN,
+        reading: "unknown",
+        text: "null",
+        codes: ["non-finite-number"],
+      },
+      { path: "/y", value: 1, reading: "unknown", text: "1", codes: [] },
+    ]);
+  });
+
+  test("inspectNumbers writes the texts structToJson writes", () => {
+    const args = { n: 2 ** 60, f: 3, amb: 4, a: [1, 2.5] };
+    const texts = Object.fromEntries(inspectNumbers(args, schema).map((n) => [n.path, n.text]));
+    expect(structToJson(args, schema)).toBe(
+      `{"n":${texts["/n"]},"f":${texts["/f"]},"amb":${texts["/amb"]},"a":[${texts["/a/0"]},${texts["/a/1"]}]}`,
+    );
   });
 });
