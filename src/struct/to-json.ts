@@ -368,13 +368,8 @@ class Writer implements WalkVisitor {
     this.exact = exact;
   }
 
-  /** Walks `fields` (an object's members or an array's elements) at `root`, `depth` levels deep (the top-level object is 1). */
-  run(
-    fields: Record<string, unknown> | readonly unknown[],
-    msg: boolean,
-    root: SchemaNode,
-    depth = 1,
-  ): unknown {
+  /** Walks the top-level object `fields` (message form: its `Value`s) at `root`; its output in value mode. */
+  run(fields: Record<string, unknown>, msg: boolean, root: SchemaNode): unknown {
     const options: WalkOptions = {
       message: msg,
       recursionLimit: this.opts.recursionLimit,
@@ -383,7 +378,7 @@ class Writer implements WalkVisitor {
       only: undefined,
       path: this.tokens,
     };
-    walkValue(fields, this.plans?.root(root) ?? root, this.schema, this, options, depth);
+    walkValue(fields, this.plans?.root(root) ?? root, this.schema, this, options);
     return this.top;
   }
 
