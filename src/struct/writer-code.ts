@@ -3,7 +3,8 @@
 // functions per program node, members dispatched by a switch on the key. It
 // is that module's interpreter specialised to one schema: same answers, same
 // text, and it gives up in the same cases (the call is then walked by
-// ./to-json.ts).
+// ./to-json.ts). Like the interpreter, it is the one walk (../schema/walk.ts)
+// specialised per schema from the same plans.
 //
 // Safety: schema text reaches the code only as JSON.stringify'd string
 // literals (case labels; U+2028/U+2029 escaped too); everything else (key
