@@ -1,3 +1,4 @@
+import { resetCodeDetection, runtimeAllowsCode } from "../code-generation.js";
 import { StructJsonError } from "../errors.js";
 import type { JsonSchema, JsonSchemaObject } from "./json-schema.js";
 import { isRecord } from "./keywords.js";
@@ -398,8 +399,8 @@ type Comparator = (a: object) => boolean;
  */
 const GENERATED_MAX_VALUES = 500;
 
-/** Whether the runtime compiles code at run time; settled at the first need. */
-let generating: boolean | undefined;
+/** False when the tests turned generated comparators off (see ../code-generation.ts for the runtime's answer). */
+let generating = true;
 
 /**
  * Turns generated comparators on (where the runtime allows them, the
@@ -407,15 +408,11 @@ let generating: boolean | undefined;
  * comparator they have.
  */
 export function useGeneratedComparators(on: boolean): void {
-  generating = on && canGenerate();
-}
-
-/** False under a Content-Security-Policy without 'unsafe-eval' and in runtimes without `Function`. */
-function canGenerate(): boolean {
-  try {
-    return new Function("return true")() === true;
-  } catch {
-    return false;
+  generating = on;
+  if (on) {
+    // Turning them on asks the runtime again (tests replace `Function`).
+    resetCodeDetection();
+    runtimeAllowsCode();
   }
 }
 
@@ -428,8 +425,7 @@ function canGenerate(): boolean {
  * runtime compiles no code.
  */
 function generateComparator(kept: Kept): Comparator | null {
-  generating ??= canGenerate();
-  if (!generating) return null;
+  if (!generating || !runtimeAllowsCode()) return null;
   const keyLists: (readonly string[])[] = [];
   const code: string[] = [];
   let values = 0;
