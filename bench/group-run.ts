@@ -118,6 +118,7 @@ export async function runGroup(
     const timed = await timeRound(
       order.map((s) => ({ id: s.result.id, op: s.op!, batch: s.batch })),
       settings,
+      specs.every((s) => s.group === "read"),
     );
     for (const s of live) {
       const t = timed.get(s.result.id);

@@ -72,12 +72,22 @@ export function calibrateBatch(op: PreparedOperation, minSampleMs: number): numb
  */
 const refillTimeMs = 30;
 
-/** Times the given operations one after the other, in the given order; returns ms per call (median of samples). */
+/** The engine's full garbage collection, when the process runs with --expose-gc (the harness's children do). */
+const collectGarbage = (globalThis as { gc?: () => void }).gc;
+
+/**
+ * Times the given operations one after the other, in the given order; returns ms per call (median of samples).
+ * `collectBetween` (the read group): a full garbage collection, outside the timing, before each operation
+ * and before each sample of one call, so that no call is charged for collecting the garbage an earlier
+ * operation or call left in the old generation. Every operation gets the same treatment.
+ */
 export async function timeRound(
   tasks: readonly { readonly id: string; readonly op: PreparedOperation; readonly batch: number }[],
   settings: TimingSettings,
+  collectBetween = false,
 ): Promise<Map<string, RoundResult>> {
   const out = new Map<string, RoundResult>();
+  const collect = collectBetween ? collectGarbage : undefined;
   for (const { id, op, batch } of tasks) {
     const refill = op.refill;
     const bench = new Bench({
@@ -89,12 +99,15 @@ export async function timeRound(
       throws: false,
     });
     const call = op.call;
+    collect?.();
+    const beforeEach =
+      refill !== undefined ? () => refill(batch) : batch === 1 ? collect : undefined;
     bench.add(
       id,
       () => {
         for (let i = 0; i < batch; i++) consume(call());
       },
-      refill === undefined ? {} : { beforeEach: () => refill(batch) },
+      beforeEach === undefined ? {} : { beforeEach },
     );
     await bench.run();
     const result = bench.tasks[0]!.result;

@@ -5,6 +5,7 @@
 // selects interpretation silently.
 import fc from "fast-check";
 import { afterEach, describe, expect, test } from "vitest";
+import { resetCodeDetection, runtimeAllowsCode } from "../src/code-generation.js";
 import type { Diagnostic } from "../src/diagnostics.js";
 import type { PatternEngine } from "../src/patterns/engine.js";
 import { re2Patterns } from "../src/patterns/re2.js";
@@ -15,12 +16,7 @@ import {
   structMessageToJson,
   structToJson,
 } from "../src/struct/to-json.js";
-import {
-  generatedWriter,
-  MAX_CODE_NODES,
-  resetCodeDetection,
-  runtimeAllowsCode,
-} from "../src/struct/writer-code.js";
+import { generatedWriter, MAX_CODE_NODES } from "../src/struct/writer-code.js";
 import { writerPlans } from "../src/struct/writer-plan.js";
 import { programOf } from "../src/struct/writer-program.js";
 import { HOSTILE_CASES } from "./schema-budget-catalogue.js";

@@ -1,3 +1,4 @@
+import { resetCodeDetection, runtimeAllowsCode } from "../code-generation.js";
 import { StructJsonError } from "../errors.js";
 import type { JsonSchema, JsonSchemaObject } from "./json-schema.js";
 import { isRecord } from "./keywords.js";
@@ -28,8 +29,9 @@ function describe(x: unknown): string {
 
 /**
  * Prepares a JSON Schema (an object or a boolean) for reading; cached per
- * schema object, and read lazily, position by position, as values need it.
- * Throws `schema-invalid` for anything else.
+ * schema object (looked up by identity first) and, for plain JSON data, by
+ * content; read lazily, position by position, as values need it. Throws
+ * `schema-invalid` for anything else.
  */
 export function compileSchema(schema: JsonSchema): CompiledSchema {
   const s: unknown = schema;
@@ -64,14 +66,23 @@ function compileDoc(s: JsonSchemaObject): Compiled {
 // with its fingerprint on: the first is compiled lazily, as every schema was
 // before, so a one-off huge schema costs nothing more); anything else (a getter
 // that throws, a class instance, a non-enumerable member, a cycle, a function)
-// is compiled per object as before. A new object finds its entry by a
-// fingerprint (its top-level keys, title and property names) and is then
-// compared value by value with the kept copy: one walk, bounded by the copy's
-// size, and no text built on a hit. At most CONTENT_CACHE_ENTRIES schemas and
-// CONTENT_CACHE_CHARS characters of their JSON text are kept, least recently
-// used first out, and at most CONTENT_CANDIDATES share a fingerprint, so
-// hostile schemas cannot grow it past a few MiB of copies plus the compiled
-// schemas' own answers (bounded per node, see MAX_ANSWERS).
+// is compiled per object as before (a member is read as a value, so a getter
+// that returns plain data counts as that data). A new object finds its
+// candidates by a fingerprint (a number hashed from its top-level keys, title
+// and property names, no text built) and is then compared with each
+// candidate's kept copy in one walk of both in step: it stops at the first
+// difference, so it reads no more values than the smaller of the two holds,
+// and allocates nothing but one list of own names per object (the only way to
+// see a non-enumerable member). From an entry's first hit on, where the
+// runtime compiles code (not under a Content-Security-Policy without
+// 'unsafe-eval'), the same checks run as code generated for that copy
+// (GENERATED_MAX_VALUES at most; the walk serves larger ones). At most CONTENT_CACHE_ENTRIES schemas and CONTENT_CACHE_CHARS
+// characters of their JSON text are kept, least recently used first out, and
+// at most CONTENT_CANDIDATES share a fingerprint, so hostile schemas cannot
+// grow it past a few MiB of copies plus the compiled schemas' own answers
+// (bounded per node, see MAX_ANSWERS), nor make a lookup compare more than
+// CONTENT_CANDIDATES copies. (The engine's own listing of an object's keys,
+// for for…in and the own names, is linear in that object's key count.)
 
 /** Most values (objects, arrays and primitives) of a schema kept by content. */
 export const CONTENT_MAX_VALUES = 20_000;
@@ -84,15 +95,41 @@ export const CONTENT_CACHE_CHARS = 4 * 1024 * 1024;
 /** Most kept schemas sharing one fingerprint. */
 export const CONTENT_CANDIDATES = 8;
 
-interface ContentEntry {
-  /** The private copy, flattened for comparison. */
-  readonly flat: readonly unknown[];
-  readonly chars: number;
-  readonly compiled: Compiled;
+/**
+ * A container of a kept copy: an object's own keys in order and their values,
+ * or (keys null) an array's items. One class for both keeps the walk's reads
+ * of it monomorphic.
+ */
+class Kept {
+  constructor(
+    readonly keys: readonly string[] | null,
+    readonly values: readonly KeptValue[],
+  ) {}
 }
 
-/** Entries by fingerprint, least recently used fingerprint first. */
-const contentIndex = new Map<string, ContentEntry[]>();
+/** A value of a kept copy: containers as the walk reads them, primitives as themselves. */
+type KeptValue = Kept | string | number | boolean | null;
+
+/** One schema kept by content; also a link of the least-recently-used list. */
+class ContentEntry {
+  older: ContentEntry | undefined = undefined;
+  newer: ContentEntry | undefined = undefined;
+  /** Generated at the first hit (see generateComparator); null where the walk serves. */
+  compare: Comparator | null | undefined = undefined;
+  constructor(
+    readonly print: number,
+    /** The private copy, as the in-step walk reads it. */
+    readonly kept: Kept,
+    readonly chars: number,
+    readonly compiled: Compiled,
+  ) {}
+}
+
+/** Entries by fingerprint, each list at most CONTENT_CANDIDATES long, least recently used first. */
+const contentIndex = new Map<number, ContentEntry[]>();
+/** Both ends of the least-recently-used list of all entries. */
+let oldest: ContentEntry | undefined;
+let newest: ContentEntry | undefined;
 let contentEntries = 0;
 let contentChars = 0;
 
@@ -101,16 +138,19 @@ function byContent(s: JsonSchemaObject): Compiled | undefined {
   try {
     const print = fingerprint(s);
     const list = contentIndex.get(print);
-    if (list === undefined && !seenBefore(print)) {
+    if (list === undefined) {
       // The first schema of its fingerprint is compiled per object, lazily as
       // before: reading it whole could cost more than compiling it does.
-      return undefined;
-    }
-    if (list !== undefined) {
-      for (const e of list) {
-        if (sameData(s, e.flat)) {
-          contentIndex.delete(print);
-          contentIndex.set(print, list);
+      if (!seenBefore(print)) return undefined;
+    } else {
+      // Most recently used first. A getter may shorten the list while we compare.
+      for (let i = list.length - 1; i >= 0; i--) {
+        const e = list[i];
+        if (e === undefined) continue;
+        if (e.compare ? e.compare(s) : sameContent(s, e.kept)) {
+          used(e);
+          // Reused, so worth code of its own (where the runtime allows it).
+          if (e.compare === undefined) e.compare = generateComparator(e.kept);
           return e.compiled;
         }
       }
@@ -120,12 +160,8 @@ function byContent(s: JsonSchemaObject): Compiled | undefined {
     if (text.length > CONTENT_MAX_CHARS) return undefined;
     // Compiled from a private copy: a later change to the caller's object cannot reach other callers.
     const copy = JSON.parse(text) as JsonSchemaObject;
-    const entry: ContentEntry = {
-      flat: flatten(copy),
-      chars: text.length,
-      compiled: compileDoc(copy),
-    };
-    remember(print, list, entry);
+    const entry = new ContentEntry(print, keep(copy), text.length, compileDoc(copy));
+    remember(entry);
     return entry.compiled;
   } catch {
     // A getter threw, a cycle, a stack overflow in JSON.stringify: not plain data.
@@ -133,121 +169,325 @@ function byContent(s: JsonSchemaObject): Compiled | undefined {
   }
 }
 
-/** Fingerprints met once, most recent last (at most CONTENT_CACHE_ENTRIES × 4). */
-const seenPrints = new Set<string>();
+/** Fingerprints met once, oldest first (at most CONTENT_CACHE_ENTRIES × 4). */
+const seenPrints = new Set<number>();
 
 /** True when a schema with this fingerprint was met before; remembers it otherwise. */
-function seenBefore(print: string): boolean {
+function seenBefore(print: number): boolean {
   if (seenPrints.has(print)) return true;
   seenPrints.add(print);
   if (seenPrints.size > CONTENT_CACHE_ENTRIES * 4) {
-    seenPrints.delete(seenPrints.values().next().value as string);
+    seenPrints.delete(seenPrints.values().next().value as number);
   }
   return false;
 }
 
-function remember(print: string, list: ContentEntry[] | undefined, entry: ContentEntry): void {
-  const l = list ?? [];
-  if (l.length >= CONTENT_CANDIDATES) forget(l.shift()!);
-  l.push(entry);
-  contentIndex.delete(print);
-  contentIndex.set(print, l);
+// A getter read during a comparison or a copy may compile other schemas
+// meanwhile, so each step below looks its list up again rather than trusting
+// one read before.
+
+/** Marks `e` as just used: last in its fingerprint's list and in the least-recently-used list. */
+function used(e: ContentEntry): void {
+  // The newest entry is always last in its list already.
+  if (e === newest) return;
+  const list = contentIndex.get(e.print);
+  const at = list === undefined ? -1 : list.indexOf(e);
+  if (at < 0) return; // evicted meanwhile
+  list!.splice(at, 1);
+  list!.push(e);
+  unlink(e);
+  link(e);
+}
+
+/** Adds `e` to its fingerprint's list and to the cache, then evicts down to the bounds. */
+function remember(e: ContentEntry): void {
+  const list = contentIndex.get(e.print);
+  if (list === undefined) contentIndex.set(e.print, [e]);
+  else {
+    if (list.length >= CONTENT_CANDIDATES) forget(list[0]!);
+    list.push(e);
+  }
+  link(e);
   contentEntries++;
-  contentChars += entry.chars;
-  for (const [oldPrint, oldList] of contentIndex) {
-    if (contentEntries <= CONTENT_CACHE_ENTRIES && contentChars <= CONTENT_CACHE_CHARS) break;
-    if (oldList === l && l.length === 1) break;
-    forget(oldList.shift()!);
-    if (oldList.length === 0) contentIndex.delete(oldPrint);
+  contentChars += e.chars;
+  // The new entry is never evicted: one schema is at most CONTENT_MAX_CHARS, far below the bound.
+  while (
+    (contentEntries > CONTENT_CACHE_ENTRIES || contentChars > CONTENT_CACHE_CHARS) &&
+    oldest !== e
+  ) {
+    forget(oldest!);
   }
 }
 
+/** Drops `e` from its fingerprint's list, the least-recently-used list and the counts. */
 function forget(e: ContentEntry): void {
+  const list = contentIndex.get(e.print)!;
+  list.splice(list.indexOf(e), 1);
+  if (list.length === 0) contentIndex.delete(e.print);
+  unlink(e);
   contentEntries--;
   contentChars -= e.chars;
 }
 
-/** Top-level keys, title and property names: tells most tools' schemas apart without reading them whole. */
-function fingerprint(s: JsonSchemaObject): string {
-  let out = (keysUpTo(s, FINGERPRINT_KEYS) ?? []).join("\u0000");
-  const title = s.title;
-  if (typeof title === "string") out += `\u0001${title.slice(0, 200)}`;
-  const properties = s.properties;
-  if (isRecord(properties)) {
-    out += `\u0001${(keysUpTo(properties, FINGERPRINT_KEYS) ?? []).join("\u0000")}`;
-  }
-  return out;
+function link(e: ContentEntry): void {
+  e.older = newest;
+  e.newer = undefined;
+  if (newest === undefined) oldest = e;
+  else newest.newer = e;
+  newest = e;
+}
+
+function unlink(e: ContentEntry): void {
+  if (e.older === undefined) oldest = e.newer;
+  else e.older.newer = e.newer;
+  if (e.newer === undefined) newest = e.older;
+  else e.newer.older = e.older;
+  e.older = undefined;
+  e.newer = undefined;
 }
 
 /** Most keys of one object a fingerprint reads. */
 const FINGERPRINT_KEYS = 64;
+/** Most characters of one name or title a fingerprint reads. */
+const FINGERPRINT_CHARS = 200;
 
-/** An object in a {@link flatten}ed copy: its keys in order. */
-class ObjectShape {
-  constructor(readonly keys: readonly string[]) {}
+/**
+ * A number from the top-level keys, title and property names (FNV-1a over
+ * their lengths and characters): tells most tools' schemas apart without
+ * reading them whole. Two schemas that share a fingerprint are told apart by
+ * the comparison.
+ */
+function fingerprint(s: JsonSchemaObject): number {
+  let h = keysPrint(0x811c9dc5, s);
+  const title = s.title;
+  if (typeof title === "string") h = namePrint(mix(h, 1), title);
+  const properties = s.properties;
+  if (isRecord(properties)) h = keysPrint(mix(h, 2), properties);
+  return h;
 }
 
-/** An array in a {@link flatten}ed copy: its length. */
-class ArrayShape {
-  constructor(readonly length: number) {}
-}
-
-/** A plain-data copy as a list in walk order: shapes for containers, primitives as themselves. */
-function flatten(copy: unknown): unknown[] {
-  const out: unknown[] = [];
-  const stack: unknown[] = [copy];
-  while (stack.length > 0) {
-    const v = stack.pop();
-    if (typeof v !== "object" || v === null) out.push(v);
-    else if (Array.isArray(v)) {
-      out.push(new ArrayShape(v.length));
-      for (let i = v.length - 1; i >= 0; i--) stack.push(v[i]);
-    } else {
-      const keys = Object.keys(v);
-      out.push(new ObjectShape(keys));
-      for (let i = keys.length - 1; i >= 0; i--)
-        stack.push((v as Record<string, unknown>)[keys[i]!]);
-    }
+function keysPrint(h: number, o: object): number {
+  let n = 0;
+  for (const k in o) {
+    if (n++ === FINGERPRINT_KEYS) break;
+    h = namePrint(h, k);
   }
-  return out;
+  return mix(h, n);
+}
+
+function namePrint(h: number, name: string): number {
+  // Every character up to a bound: a fingerprint met before makes a new
+  // schema's first object kept at once, so near names must not collide.
+  const n = Math.min(name.length, FINGERPRINT_CHARS);
+  h = mix(h, name.length);
+  for (let i = 0; i < n; i++) h = mix(h, name.charCodeAt(i));
+  return h;
+}
+
+/** One FNV-1a step. */
+function mix(h: number, x: number): number {
+  return Math.imul(h ^ x, 0x01000193);
+}
+
+/** The kept form of a plain-data copy (made by JSON.parse, so no cycles and no getters). */
+function keep(copy: JsonSchemaObject): Kept {
+  // Children are filled in after their parent exists: a work list, not recursion (deep schemas).
+  const work: { readonly from: unknown[] | Record<string, unknown>; readonly into: KeptValue[] }[] =
+    [];
+  const container = (v: unknown): KeptValue => {
+    if (typeof v !== "object" || v === null) return v as KeptValue;
+    const into: KeptValue[] = [];
+    work.push({ from: v as unknown[] | Record<string, unknown>, into });
+    return new Kept(Array.isArray(v) ? null : Object.keys(v), into);
+  };
+  const root = container(copy) as Kept;
+  for (let item = work.pop(); item !== undefined; item = work.pop()) {
+    const { from, into } = item;
+    if (Array.isArray(from)) for (const v of from) into.push(container(v));
+    else for (const k of Object.keys(from)) into.push(container(from[k]));
+  }
+  return root;
 }
 
 /**
- * True when `a` equals the flattened plain-data copy value for value: same
- * types, same keys in the same order, plain prototypes, no other own
- * properties. Bounded by the copy's size (the walk stops at its end).
+ * The walk's stack of pending pairs (the caller's container, then its kept
+ * one), reused from call to call. Taken while in use: a getter may compile a
+ * schema meanwhile, and that walk gets a stack of its own.
  */
-function sameData(a: unknown, flat: readonly unknown[]): boolean {
-  const stack: unknown[] = [a];
-  let at = 0;
-  while (stack.length > 0) {
-    if (at === flat.length) return false;
-    const x = stack.pop();
-    const y = flat[at++];
-    if (y instanceof ObjectShape) {
-      if (typeof x !== "object" || x === null || Array.isArray(x)) return false;
-      const proto = Object.getPrototypeOf(x);
-      if (proto !== Object.prototype && proto !== null) return false;
-      const ky = y.keys;
-      const n = ky.length;
-      const kx = keysUpTo(x, n);
-      if (kx === undefined || kx.length !== n || Object.getOwnPropertyNames(x).length !== n)
-        return false;
-      for (let i = n - 1; i >= 0; i--) {
-        const k = kx[i]!;
-        if (k !== ky[i]) return false;
-        stack.push((x as Record<string, unknown>)[k]);
-      }
-    } else if (y instanceof ArrayShape) {
-      if (!Array.isArray(x) || Object.getPrototypeOf(x) !== Array.prototype) return false;
-      const n = y.length;
-      if (x.length !== n) return false;
-      for (let i = n - 1; i >= 0; i--) stack.push(x[i]);
-    } else if (!Object.is(x, y)) {
-      return false;
+let spareStack: unknown[] | undefined = [];
+
+/** Longest stack kept for the next walk; a longer one (a deep schema's) is dropped. */
+const SPARE_STACK_LENGTH = 256;
+
+/**
+ * True when `a` equals the kept copy value for value: same types, same own
+ * keys in the same order, all enumerable, plain prototypes. Bounded by the
+ * smaller of the two: the walk stops at the first difference.
+ */
+function sameContent(a: object, kept: Kept): boolean {
+  const stack = spareStack ?? [];
+  spareStack = undefined;
+  try {
+    return walkInStep(a, kept, stack);
+  } finally {
+    // Pairs left behind would keep the caller's objects alive.
+    if (stack.length <= SPARE_STACK_LENGTH) {
+      stack.fill(undefined);
+      spareStack = stack;
     }
   }
-  return at === flat.length;
+}
+
+function walkInStep(a: object, kept: Kept, stack: unknown[]): boolean {
+  let x: object = a;
+  let y: Kept = kept;
+  let top = 0;
+  for (;;) {
+    const keys = y.keys;
+    const values = y.values;
+    const n = values.length;
+    if (keys !== null) {
+      if (Array.isArray(x)) return false;
+      const proto: unknown = Object.getPrototypeOf(x);
+      if (proto !== Object.prototype && proto !== null) return false;
+      let i = 0;
+      for (const k in x) {
+        if (i === n || k !== keys[i]) return false;
+        top = step((x as Record<string, unknown>)[k], values[i++]!, stack, top);
+        if (top < 0) return false;
+      }
+      if (i !== n) return false;
+      // for…in saw exactly the kept keys; the own names (non-enumerable ones
+      // too) must be those same keys, or a hidden or inherited member differs.
+      const names = Object.getOwnPropertyNames(x);
+      if (names.length !== n) return false;
+      for (let j = 0; j < n; j++) if (names[j] !== keys[j]) return false;
+    } else {
+      if (!Array.isArray(x) || Object.getPrototypeOf(x) !== Array.prototype) return false;
+      if (x.length !== n) return false;
+      for (let i = 0; i < n; i++) {
+        // A hole reads as undefined (or what Array.prototype holds there), never a kept value.
+        top = step(x[i], values[i]!, stack, top);
+        if (top < 0) return false;
+      }
+    }
+    if (top === 0) return true;
+    y = stack[--top] as Kept;
+    x = stack[--top] as object;
+  }
+}
+
+/** Compares primitives now, or queues a pair of containers: the stack's new top, or -1 at a difference. */
+function step(v: unknown, w: KeptValue, stack: unknown[], top: number): number {
+  if (typeof v === "object" && v !== null) {
+    // The only objects in a kept copy are Kept containers.
+    if (typeof w !== "object" || w === null) return -1;
+    stack[top] = v;
+    stack[top + 1] = w;
+    return top + 2;
+  }
+  // A kept copy holds no -0 (not plain data) and no NaN (JSON has none).
+  return v === w && (v !== 0 || 1 / v > 0) ? top : -1;
+}
+
+/** A generated {@link sameContent} for one kept copy. */
+type Comparator = (a: object) => boolean;
+
+/**
+ * Most values of a kept copy compared by generated code: a bigger function
+ * would not be optimised by the engine, and the walk serves it better.
+ */
+const GENERATED_MAX_VALUES = 500;
+
+/** False when the tests turned generated comparators off (see ../code-generation.ts for the runtime's answer). */
+let generating = true;
+
+/**
+ * Turns generated comparators on (where the runtime allows them, the
+ * default) or off; the tests run their cases both ways. Entries keep the
+ * comparator they have.
+ */
+export function useGeneratedComparators(on: boolean): void {
+  generating = on;
+  if (on) {
+    // Turning them on asks the runtime again (tests replace `Function`).
+    resetCodeDetection();
+    runtimeAllowsCode();
+  }
+}
+
+/**
+ * The kept copy as straight-line code: each check of {@link walkInStep} with
+ * the copy's keys and values written in, so that the engine sees one shape
+ * per read (its caches stay monomorphic) and no walk state. Strings and keys
+ * go in as JSON string literals, numbers as their shortest text; nothing
+ * else of the copy reaches the code. Null when the copy is too big or the
+ * runtime compiles no code.
+ */
+function generateComparator(kept: Kept): Comparator | null {
+  if (!generating || !runtimeAllowsCode()) return null;
+  const keyLists: (readonly string[])[] = [];
+  const code: string[] = [];
+  let values = 0;
+  let names = 0;
+  // Recursion: at most GENERATED_MAX_VALUES deep.
+  const emit = (x: string, v: KeptValue): boolean => {
+    if (++values > GENERATED_MAX_VALUES) return false;
+    if (typeof v !== "object" || v === null) {
+      code.push(
+        v === 0
+          ? `if (${x} !== 0 || 1 / ${x} < 0) return false;`
+          : `if (${x} !== ${typeof v === "string" ? JSON.stringify(v) : String(v)}) return false;`,
+      );
+      return true;
+    }
+    code.push(`if (typeof ${x} !== "object" || ${x} === null) return false;`);
+    const n = v.values.length;
+    if (v.keys === null) {
+      code.push(
+        `if (!isArray(${x}) || getProto(${x}) !== ARRAY || ${x}.length !== ${n}) return false;`,
+      );
+    } else {
+      const keys = `K[${keyLists.push(v.keys) - 1}]`;
+      code.push(
+        `if (isArray(${x})) return false;`,
+        `{ const p = getProto(${x}); if (p !== OBJECT && p !== null) return false; }`,
+        `{ let i = 0; for (const k in ${x}) if (k !== ${keys}[i++]) return false; if (i !== ${n}) return false; }`,
+        `{ const own = ownNames(${x}); if (own.length !== ${n}) return false;`,
+        `for (let j = 0; j < ${n}; j++) if (own[j] !== ${keys}[j]) return false; }`,
+      );
+    }
+    for (let i = 0; i < n; i++) {
+      const y = `v${++names}`;
+      const key = v.keys === null ? String(i) : JSON.stringify(v.keys[i]);
+      code.push(`{ const ${y} = ${x}[${key}];`);
+      if (!emit(y, v.values[i]!)) return false;
+      code.push("}");
+    }
+    return true;
+  };
+  if (!emit("v0", kept)) return null;
+  try {
+    const make = new Function(
+      "K",
+      "isArray",
+      "getProto",
+      "ownNames",
+      "OBJECT",
+      "ARRAY",
+      `"use strict"; return function sameContent(v0) {\n${code.join("\n")}\nreturn true;\n};`,
+    ) as (...args: unknown[]) => Comparator;
+    return make(
+      keyLists,
+      Array.isArray,
+      Object.getPrototypeOf,
+      Object.getOwnPropertyNames,
+      Object.prototype,
+      Array.prototype,
+    );
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -1,7 +1,7 @@
 // The schema reader: for each value position of a tool call's arguments, what
-// the tool's JSON Schema says about the numbers there. The Struct → JSON writer
-// walks the value and asks this module at each position; walkNumbers does the
-// same for a plain JSON value.
+// the tool's JSON Schema says about the numbers there. The one walk (walk.ts)
+// pairs a value with its schema and asks this module at each position; the
+// Struct → JSON writer and walkNumbers are its visitors.
 //
 // Modules, from the keywords up:
 // - vocabulary.ts: the keyword table (one definition per keyword) and every
@@ -14,7 +14,9 @@
 //   value needs before its members are read, and branch selection.
 // - work.ts: recursion, cycle cuts and the budget of one computation;
 //   reader.ts: one call's budget and the answers shared across calls;
-//   walk.ts: walkNumbers. No module below reader.ts knows the call, and
+//   walk.ts: the one walk that pairs a value with its schema (walkValue,
+//   for the writer, inspectNumbers and walkNumbers). No module below
+//   reader.ts knows the call, and
 //   none of work.ts, reader.ts, walk.ts names a keyword.
 //
 // Reading rules (how a number position's reading is found)
@@ -96,7 +98,17 @@ export type {
   SchemaNode,
   SchemaNote,
 } from "./types.js";
-export { type NumberVisitor, type WalkNumbersOptions, walkNumbers } from "./walk.js";
+export {
+  type NumberVisitor,
+  type PathTree,
+  pathTree,
+  type SchemaSource,
+  type WalkNumbersOptions,
+  type WalkOptions,
+  type WalkVisitor,
+  walkNumbers,
+  walkValue,
+} from "./walk.js";
 
 import { UNKNOWN_NODE_IMPL } from "./nodes.js";
 import { SchemaReader } from "./reader.js";

@@ -1,16 +1,363 @@
-// The one walk that pairs a plain JSON value with its schema: every number
-// with its reading, every note of the reader at its position, within one
-// budget (one SchemaReader). Raw-text verification uses it; repair's
-// integer-literal rule can (src/repair/integer-literal.ts); the Struct → JSON
-// writer (src/struct/to-json.ts) walks Struct messages while building its output and
-// asks the same reader the same questions in the same order.
-import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
+// The one walk that pairs a value with its schema: every container with its
+// scope, every member and element with its node, every number with its
+// reading, every note of the schema at its position, for both forms of a
+// Struct (a plain JSON value, and the message form: `google.protobuf.Value`s
+// below the root), through any SchemaSource (a SchemaReader: one budget per
+// call; or the writer's plans, ../struct/writer-plan.ts). It keeps its own
+// stack (no recursion over the value's depth) and reports what it meets to a
+// visitor, in document order, with the path kept current.
+//
+// Its consumers:
+// - the Struct → JSON writer's walk (../struct/to-json.ts, class Writer): text,
+//   value and canonical output, held diagnostics, restarts;
+// - inspectNumbers (../struct/inspect-numbers.ts): each number with its text
+//   and codes;
+// - walkNumbers (below): each number with its reading, for raw-text
+//   verification (../tool/raw-json.ts) and repair's integer-literal rule
+//   (../repair/integer-literal.ts).
+// The compiled writer (../struct/writer-program.ts, ../struct/writer-code.ts)
+// is this walk specialised to one schema: the same plans resolved ahead of
+// the call into a program, which writes exactly what the walk's writer writes
+// or gives the call back to it.
+
+import type { JsonValue } from "@bufbuild/protobuf";
+import type { ListValue, Struct, Value } from "@bufbuild/protobuf/wkt";
+import type { DiagnosticCode } from "../diagnostics.js";
+import { StructJsonError } from "../errors.js";
+import { pointerFrom } from "../json-pointer.js";
 import type { PatternEngine } from "../patterns/engine.js";
-import { PlainProbe } from "../struct/object-probes.js";
+import { MessageProbe, PlainProbe } from "../struct/object-probes.js";
 import { type CompiledSchema, rootNode } from "./compile-schema.js";
 import type { JsonSchema } from "./json-schema.js";
 import { SchemaReader } from "./reader.js";
-import type { NumberReading, SchemaNode, SchemaNote } from "./types.js";
+import type {
+  ArrayScope,
+  NoteSink,
+  NumberReading,
+  ObjectProbe,
+  ObjectScope,
+  SchemaNode,
+  SchemaNote,
+} from "./types.js";
+
+/** What a walk asks of the schema at each position: a SchemaReader, or the writer's PlanReader. */
+export interface SchemaSource {
+  numberReading(node: SchemaNode, value: number, note: NoteSink): NumberReading;
+  objectScope(node: SchemaNode, probe: ObjectProbe, note: NoteSink): ObjectScope;
+  arrayScope(node: SchemaNode, length: number, note: NoteSink): ArrayScope;
+}
+
+/**
+ * Receives what {@link walkValue} meets, in document order; the walk's `path`
+ * (see {@link WalkOptions.path}) is the position of each event. A child's
+ * events: `member` or `element` (its node already asked of the parent's
+ * scope), then the notes of its reading, then `number` or `primitive`; or,
+ * for a container, `enterObject`/`enterArray`, the notes of its scope, its
+ * children, `leave`.
+ */
+export interface WalkVisitor {
+  /** A note of the schema, or `value-unset` (unsetValue "null"), at the current path. */
+  readonly note: (code: DiagnosticCode) => void;
+  /** Next comes the member `key`, the `index`th of its object. */
+  member(key: string, index: number): void;
+  /** Next comes element `index` of its array. */
+  element(index: number): void;
+  /** An object with these own keys opens, `depth` levels deep (the top level is 1). */
+  enterObject(keys: readonly string[], depth: number): void;
+  /** An array of `length` elements opens. */
+  enterArray(length: number, depth: number): void;
+  /**
+   * A number and its reading ("unknown" where the schema says nothing, and
+   * for a value that is not a finite number, which the schema is not asked
+   * about: NaN and ±Infinity from binary protobuf, a forged message's content).
+   */
+  number(value: number, reading: NumberReading): void;
+  /** A string, boolean or null (in a forged message: whatever its `kind.value` holds). */
+  primitive(value: unknown): void;
+  /** The innermost open object or array (`array`) is done. */
+  leave(array: boolean): void;
+}
+
+/** Paths as a tree: a member is walked when it has an entry. */
+export type PathTree = Map<string | number, PathTree>;
+
+/** Options of {@link walkValue}. */
+export interface WalkOptions {
+  /** True: the value's members and elements are `google.protobuf.Value` messages (the root is an object's fields or an array's values). */
+  readonly message: boolean;
+  /** Deepest nesting walked (the top level is 1). */
+  readonly recursionLimit: number;
+  /** A deeper container: "error" throws `recursion-limit` at it; "skip" passes over it. */
+  readonly deeper: "error" | "skip";
+  /** A value with no kind (or no JSON type): "error" throws `value-unset`; "null" notes `value-unset` and visits null; "skip" passes over it. */
+  readonly unsetValue: "error" | "null" | "skip";
+  /** Walk only the members and elements with an entry here (see {@link pathTree}); undefined: all. */
+  readonly only: PathTree | undefined;
+  /**
+   * The keys and indices from the root to the current position, kept by the
+   * walk for the visitor to read (empty at the start; the walk leaves it as
+   * it found it, unless it throws). Errors carry it as a JSON Pointer.
+   */
+  readonly path: (string | number)[];
+}
+
+/** The tree of `paths` (each a list of keys and indices from the root), for {@link WalkOptions.only}. */
+export function pathTree(paths: readonly (readonly (string | number)[])[]): PathTree {
+  const root: PathTree = new Map();
+  for (const p of paths) {
+    let t = root;
+    for (const token of p) {
+      let next = t.get(token);
+      if (next === undefined) {
+        next = new Map();
+        t.set(token, next);
+      }
+      t = next;
+    }
+  }
+  return root;
+}
+
+/** An object or array being walked. */
+interface Frame {
+  /** The object's members or the array's elements (message form: `Value`s). */
+  readonly source: Record<string, unknown> | readonly unknown[];
+  /** The object's keys; undefined for an array. */
+  readonly keys: readonly string[] | undefined;
+  readonly length: number;
+  /** The container's node: every child's node when the schema says nothing here. */
+  readonly node: SchemaNode;
+  /** Undefined when the node is unknown. */
+  readonly scope: ObjectScope | ArrayScope | undefined;
+  readonly depth: number;
+  readonly only: PathTree | undefined;
+  /** The next child to walk. */
+  next: number;
+}
+
+/**
+ * Walks `value` (read as a plain JSON value at the top; below it, as
+ * `google.protobuf.Value` messages when `options.message`) at schema node
+ * `node`, `depth` levels deep, asking `source` at every position and
+ * telling `visitor` what it meets. Throws `message-invalid`, `value-unset`
+ * and `recursion-limit` (as options say) at the offending path; whatever the
+ * source or the visitor throws goes through.
+ */
+export function walkValue(
+  value: unknown,
+  node: SchemaNode,
+  source: SchemaSource,
+  visitor: WalkVisitor,
+  options: WalkOptions,
+  depth = 1,
+): void {
+  new Walk(source, visitor, options).run(value, node, depth);
+}
+
+/** One walk's state: its own stack of open containers (no recursion over the value's depth). */
+class Walk {
+  private readonly frames: Frame[] = [];
+  private readonly path: (string | number)[];
+  private readonly note: (code: DiagnosticCode) => void;
+
+  constructor(
+    private readonly source: SchemaSource,
+    private readonly visitor: WalkVisitor,
+    private readonly options: WalkOptions,
+  ) {
+    this.path = options.path;
+    this.note = visitor.note;
+  }
+
+  run(value: unknown, node: SchemaNode, depth: number): void {
+    const { frames, path, visitor } = this;
+    const message = this.options.message;
+    this.plain(value, node, depth, this.options.only);
+    while (frames.length > 0) {
+      const frame = frames[frames.length - 1]!;
+      const keys = frame.keys;
+      const only = frame.only;
+      if (only !== undefined) {
+        // Pass over the children the `only` paths leave out.
+        while (frame.next < frame.length) {
+          const token = keys === undefined ? frame.next : keys[frame.next]!;
+          if (only.get(token) !== undefined) break;
+          frame.next++;
+        }
+      }
+      if (frame.next === frame.length) {
+        frames.pop();
+        path.pop();
+        visitor.leave(keys === undefined);
+        continue;
+      }
+      const i = frame.next++;
+      let child: unknown;
+      let at: SchemaNode;
+      let below: PathTree | undefined;
+      if (keys === undefined) {
+        path[path.length - 1] = i;
+        at = frame.scope === undefined ? frame.node : (frame.scope as ArrayScope).child(i);
+        visitor.element(i);
+        child = (frame.source as readonly unknown[])[i];
+        below = only?.get(i);
+      } else {
+        const key = keys[i]!;
+        path[path.length - 1] = key;
+        at = frame.scope === undefined ? frame.node : (frame.scope as ObjectScope).child(key);
+        visitor.member(key, i);
+        child = (frame.source as Record<string, unknown>)[key];
+        below = only?.get(key);
+      }
+      if (message) this.valueMessage(child, at, frame.depth + 1, below);
+      else this.plain(child, at, frame.depth + 1, below);
+    }
+  }
+
+  private fail(code: "message-invalid" | "value-unset" | "recursion-limit", rule: string): never {
+    throw new StructJsonError(code, pointerFrom(this.path), rule);
+  }
+
+  /** Pushes the frame of an object or array: depth checked, its scope asked. */
+  private open(
+    container: Record<string, unknown> | readonly unknown[],
+    array: boolean,
+    at: SchemaNode,
+    level: number,
+    only: PathTree | undefined,
+  ): void {
+    const limit = this.options.recursionLimit;
+    if (level > limit) {
+      if (this.options.deeper === "skip") return;
+      this.fail("recursion-limit", `nesting deeper than recursionLimit ${limit}`);
+    }
+    let frame: Frame;
+    if (array) {
+      const items = container as readonly unknown[];
+      const n = items.length;
+      this.visitor.enterArray(n, level);
+      // Before the index is pushed: the scope's notes are about the array itself.
+      const scope = at.isUnknown ? undefined : this.source.arrayScope(at, n, this.note);
+      frame = {
+        source: items,
+        keys: undefined,
+        length: n,
+        node: at,
+        scope,
+        depth: level,
+        only,
+        next: 0,
+      };
+    } else {
+      const fields = container as Record<string, unknown>;
+      const keys = Object.keys(fields);
+      this.visitor.enterObject(keys, level);
+      const scope = at.isUnknown
+        ? undefined
+        : this.source.objectScope(
+            at,
+            this.options.message
+              ? new MessageProbe(fields as Record<string, Value>)
+              : new PlainProbe(fields as Record<string, JsonValue>),
+            this.note,
+          );
+      frame = {
+        source: fields,
+        keys,
+        length: keys.length,
+        node: at,
+        scope,
+        depth: level,
+        only,
+        next: 0,
+      };
+    }
+    this.frames.push(frame);
+    this.path.push(0);
+  }
+
+  private number(v: number, at: SchemaNode): void {
+    // v - v is 0 for finite numbers only (NaN, ±Infinity and non-numbers give NaN).
+    this.visitor.number(
+      v,
+      typeof v === "number" && v - v === 0 && !at.isUnknown
+        ? this.source.numberReading(at, v, this.note)
+        : "unknown",
+    );
+  }
+
+  private unset(rule: string): void {
+    switch (this.options.unsetValue) {
+      case "null":
+        this.note("value-unset");
+        this.visitor.primitive(null);
+        return;
+      case "skip":
+        return;
+      default:
+        this.fail("value-unset", rule);
+    }
+  }
+
+  /** A plain JSON value: visited, or its frame pushed. */
+  private plain(v: unknown, at: SchemaNode, level: number, only: PathTree | undefined): void {
+    switch (typeof v) {
+      case "number":
+        this.number(v, at);
+        return;
+      case "string":
+      case "boolean":
+        this.visitor.primitive(v);
+        return;
+      case "object":
+        if (v === null) this.visitor.primitive(null);
+        else this.open(v as Record<string, unknown>, Array.isArray(v), at, level, only);
+        return;
+      default:
+        this.unset("a value is neither null, boolean, number, string, list nor struct");
+    }
+  }
+
+  /** A `google.protobuf.Value` message: visited, or its frame pushed. */
+  private valueMessage(
+    v: unknown,
+    at: SchemaNode,
+    level: number,
+    only: PathTree | undefined,
+  ): void {
+    const kind = (v as Value | undefined)?.kind;
+    switch (kind?.case) {
+      case "numberValue":
+        this.number(kind.value, at);
+        return;
+      case "stringValue":
+      case "boolValue":
+        this.visitor.primitive(kind.value);
+        return;
+      case "nullValue":
+        this.visitor.primitive(null);
+        return;
+      case "structValue": {
+        const fields = (kind.value as Partial<Struct> | undefined)?.fields;
+        if (typeof fields !== "object" || fields === null || Array.isArray(fields)) {
+          this.fail("message-invalid", "a struct_value is not a google.protobuf.Struct");
+        }
+        this.open(fields, false, at, level, only);
+        return;
+      }
+      case "listValue": {
+        const values = (kind.value as Partial<ListValue> | undefined)?.values;
+        if (!Array.isArray(values)) {
+          this.fail("message-invalid", "a list_value is not a google.protobuf.ListValue");
+        }
+        this.open(values, true, at, level, only);
+        return;
+      }
+      default:
+        this.unset("a google.protobuf.Value has no kind set");
+    }
+  }
+}
 
 /** Receives each number: its path (keys and indices from the root; valid only during the call), value and reading. */
 export type NumberVisitor = (
@@ -31,29 +378,32 @@ export interface WalkNumbersOptions {
   only: readonly (readonly (string | number)[])[] | undefined;
 }
 
-/** Paths as a tree: a member is walked when it has an entry. */
-type PathTree = Map<string | number, PathTree>;
-
-function pathTree(paths: readonly (readonly (string | number)[])[]): PathTree {
-  const root: PathTree = new Map();
-  for (const p of paths) {
-    let t = root;
-    for (const token of p) {
-      let next = t.get(token);
-      if (next === undefined) {
-        next = new Map();
-        t.set(token, next);
-      }
-      t = next;
-    }
+/** The visitor of {@link walkNumbers}: numbers and notes only. */
+class NumbersVisitor implements WalkVisitor {
+  readonly note: (code: DiagnosticCode) => void;
+  constructor(
+    private readonly path: readonly (string | number)[],
+    private readonly visit: NumberVisitor,
+    onNote: WalkNumbersOptions["onNote"],
+  ) {
+    // Only schema notes reach it: unset values are skipped, not noted.
+    this.note = onNote === undefined ? () => {} : (code) => onNote(code as SchemaNote, this.path);
   }
-  return root;
+  member(): void {}
+  element(): void {}
+  enterObject(): void {}
+  enterArray(): void {}
+  number(value: number, reading: NumberReading): void {
+    this.visit(this.path, value, reading);
+  }
+  primitive(): void {}
+  leave(): void {}
 }
 
 /**
- * Walks `value` under `schema`, calling `visit` for every number with the
- * reading the schema gives its position. One budget for the whole walk;
- * returns the units it was charged.
+ * Walks the plain JSON `value` under `schema`, calling `visit` for every
+ * number with the reading the schema gives its position. One budget for the
+ * whole walk; returns the units it was charged.
  */
 export function walkNumbers(
   value: JsonValue,
@@ -62,70 +412,15 @@ export function walkNumbers(
   options?: Partial<WalkNumbersOptions>,
 ): number {
   const reader = new SchemaReader({ patterns: options?.patterns });
-  const onNote = options?.onNote;
-  const limit = options?.recursionLimit ?? 100;
   const path: (string | number)[] = [];
-  const note = onNote === undefined ? () => {} : (code: SchemaNote) => onNote(code, path);
-  // Its own stack of containers being walked (no recursion over the value's
-  // depth), visiting in the same order as a depth-first walk: each container's
-  // scope is asked before its children, children in their order.
-  interface Frame {
-    readonly list: readonly JsonValue[] | undefined;
-    readonly object: JsonObject | undefined;
-    readonly keys: readonly string[];
-    readonly node: SchemaNode;
-    readonly scope: { child(key: string | number): SchemaNode } | undefined;
-    readonly depth: number;
-    readonly only: PathTree | undefined;
-    next: number;
-  }
-  const frames: Frame[] = [];
-  /** Visits a number, or opens a container (its scope asked now); anything else is passed over. */
-  const enter = (v: JsonValue, node: SchemaNode, depth: number, only: PathTree | undefined) => {
-    if (typeof v === "number") {
-      visit(path, v, node.isUnknown ? "unknown" : reader.numberReading(node, v, note));
-      return;
-    }
-    if (typeof v !== "object" || v === null || depth > limit) return;
-    if (Array.isArray(v)) {
-      const list = v as readonly JsonValue[];
-      const scope = node.isUnknown ? undefined : reader.arrayScope(node, list.length, note);
-      frames.push({ list, object: undefined, keys: [], node, scope, depth, only, next: 0 });
-      return;
-    }
-    const object = v as JsonObject;
-    const scope = node.isUnknown
-      ? undefined
-      : reader.objectScope(node, new PlainProbe(object), note);
-    const keys = Object.keys(object);
-    frames.push({ list: undefined, object, keys, node, scope, depth, only, next: 0 });
-  };
   const only = options?.only;
-  enter(value, rootNode(schema), 1, only === undefined ? undefined : pathTree(only));
-  while (frames.length > 0) {
-    const frame = frames[frames.length - 1]!;
-    const size = frame.list !== undefined ? frame.list.length : frame.keys.length;
-    // Skip children the `only` paths leave out.
-    while (frame.next < size && frame.only !== undefined) {
-      const token = frame.list !== undefined ? frame.next : frame.keys[frame.next]!;
-      if (frame.only.get(token) !== undefined) break;
-      frame.next++;
-    }
-    if (frame.next >= size) {
-      frames.pop();
-      if (frames.length > 0) path.pop(); // the token it was entered under (the root has none)
-      continue;
-    }
-    const i = frame.next++;
-    const token = frame.list !== undefined ? i : frame.keys[i]!;
-    const child =
-      frame.list !== undefined ? frame.list[i]! : (frame.object as JsonObject)[token as string]!;
-    const below = frame.only?.get(token);
-    const node = frame.scope === undefined ? frame.node : frame.scope.child(token);
-    path.push(token);
-    const before = frames.length;
-    enter(child, node, frame.depth + 1, below);
-    if (frames.length === before) path.pop(); // not a container: its token is done
-  }
+  walkValue(value, rootNode(schema), reader, new NumbersVisitor(path, visit, options?.onNote), {
+    message: false,
+    recursionLimit: options?.recursionLimit ?? 100,
+    deeper: "skip",
+    unsetValue: "skip",
+    only: only === undefined ? undefined : pathTree(only),
+    path,
+  });
   return reader.units;
 }

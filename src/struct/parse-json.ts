@@ -81,12 +81,6 @@ export function parseJsonObjectText<T extends ParseTarget>(
   return v as unknown as T extends "struct" ? Struct : JsonObject;
 }
 
-/** An object or array the parser is inside of, with what it has read so far. */
-interface OpenContainer {
-  readonly fields: Record<string, unknown> | undefined;
-  readonly items: unknown[] | undefined;
-}
-
 class Parser {
   i = 0;
   readonly tokens: (string | number)[] = [];
@@ -94,6 +88,8 @@ class Parser {
   keepLoneSurrogates = false;
   /** Keep a number beyond float64's range (JSON.parse reads ±Infinity) rather than throw `number-out-of-range`. */
   keepOutOfRange = false;
+  /** The parts of the string being decoded (see slowString), reused from string to string. */
+  private readonly parts: string[] = [];
 
   constructor(
     private readonly s: string,
@@ -136,12 +132,18 @@ class Parser {
   /**
    * One value, containers included. The parser keeps its own stack of open
    * containers: nesting is bounded by `limit`, never by the JavaScript call
-   * stack (no recursion over the input's depth).
+   * stack (no recursion over the input's depth). Nothing is allocated per
+   * container beyond what the result holds: an open object is its fields
+   * object on `open`; an open array is the index on `open` where its items
+   * start in `items`, one stack shared by every open array, copied out at
+   * the array's end into an array of exactly its length.
    */
   value(depth: number): unknown {
     const s = this.s;
     const tokens = this.tokens;
-    const open: OpenContainer[] = [];
+    const open: (Record<string, unknown> | number)[] = [];
+    const items: unknown[] = [];
+    let itemCount = 0;
     for (;;) {
       // Read one value; an object or array with members is opened and read member by member.
       let v: unknown;
@@ -155,38 +157,37 @@ class Parser {
           const fields: Record<string, unknown> = {};
           if (s.charCodeAt(this.i) !== 125) {
             depth++;
-            open.push({ fields, items: undefined });
+            open.push(fields);
             this.objectKey(fields);
             continue;
           }
           this.i++;
           v = this.closeObject(fields);
         } else {
-          const items: unknown[] = [];
           if (s.charCodeAt(this.i) !== 93) {
             depth++;
-            open.push({ fields: undefined, items });
+            open.push(itemCount);
             tokens.push(0);
             continue;
           }
           this.i++;
-          v = this.closeArray(items);
+          v = this.closeArray([]);
         }
       } else {
         v = this.scalarValue(c);
       }
       // Hand the value to the container it belongs to, closing each container that ends here.
       for (;;) {
-        const top = open[open.length - 1];
-        if (top === undefined) return v;
-        if (top.items !== undefined) {
-          top.items.push(v);
+        if (open.length === 0) return v;
+        const top = open[open.length - 1]!;
+        if (typeof top === "number") {
+          items[itemCount++] = v;
           this.ws();
           const next = s.charCodeAt(this.i);
           if (next === 44) {
             this.i++;
             this.ws();
-            tokens[tokens.length - 1] = top.items.length;
+            tokens[tokens.length - 1] = itemCount - top;
             break;
           }
           if (next !== 93) this.syntax("expected ',' or ']'");
@@ -194,24 +195,25 @@ class Parser {
           tokens.pop();
           open.pop();
           depth--;
-          v = this.closeArray(top.items);
+          const list = items.slice(top, itemCount);
+          itemCount = top;
+          v = this.closeArray(list);
         } else {
-          const fields = top.fields as Record<string, unknown>;
-          setOwnProperty(fields, tokens[tokens.length - 1] as string, v);
+          setOwnProperty(top, tokens[tokens.length - 1] as string, v);
           tokens.pop();
           this.ws();
           const next = s.charCodeAt(this.i);
           if (next === 44) {
             this.i++;
             this.ws();
-            this.objectKey(fields);
+            this.objectKey(top);
             break;
           }
           if (next !== 125) this.syntax("expected ',' or '}'");
           this.i++;
           open.pop();
           depth--;
-          v = this.closeObject(fields);
+          v = this.closeObject(top);
         }
       }
     }
@@ -255,7 +257,7 @@ class Parser {
     const s = this.s;
     if (s.charCodeAt(this.i) !== QUOTE) this.syntax("expected a string key");
     const keyAt = this.i;
-    const key = this.string();
+    const key = this.key();
     this.ws();
     if (s.charCodeAt(this.i) !== 58) this.syntax("expected ':'");
     this.i++;
@@ -271,6 +273,41 @@ class Parser {
       this.i = keyAt;
       this.fail("duplicate-key", "a key appears twice in one object (two readings)");
     }
+  }
+
+  /**
+   * A member's key (the position at its opening quote). A short plain key read
+   * before, in this call or an earlier one, is the same string again: no new
+   * string per member, and one V8 has already interned, so the member's
+   * lookup and store skip hashing it. Keys are compared character by
+   * character on every hit, so the cache can only save work, never change a key.
+   */
+  key(): string {
+    const s = this.s;
+    const start = this.i + 1;
+    const len = s.length;
+    let hash = 0;
+    for (let i = start; i < len; i++) {
+      const c = s.charCodeAt(i);
+      if (c === QUOTE) {
+        this.i = i + 1;
+        const length = i - start;
+        if (length > KEY_CACHE_MAX_LENGTH) return s.slice(start, i);
+        const slot = (hash ^ length) & (KEY_CACHE_SIZE - 1);
+        const cached = keyCache[slot];
+        if (cached !== undefined && cached.length === length && s.startsWith(cached, start)) {
+          return cached;
+        }
+        const key = s.slice(start, i);
+        keyCache[slot] = key;
+        return key;
+      }
+      if (c === BACKSLASH || c < 0x20 || (c >= 0xd800 && c <= 0xdfff)) {
+        return this.slowString(start, i);
+      }
+      hash = (Math.imul(hash, 31) + c) | 0;
+    }
+    return this.slowString(start, len);
   }
 
   closeObject(fields: Record<string, unknown>): unknown {
@@ -299,143 +336,154 @@ class Parser {
         this.i = i + 1;
         return s.slice(start, i);
       }
-      if (c === BACKSLASH || c < 0x20 || (c >= 0xd800 && c <= 0xdfff)) break;
-      i++;
+      if (c === BACKSLASH || c < 0x20) break;
+      if (c >= 0xd800 && c <= 0xdfff) {
+        // A pair written as two raw characters is plain text; anything else needs a closer look.
+        if (!isSurrogatePair(c, s.charCodeAt(i + 1))) break;
+        i += 2;
+      } else i++;
     }
     return this.slowString(start, i);
   }
 
-  /** Strings with escapes, raw surrogates or errors: decoded one character at a time. */
+  /**
+   * Strings with escapes, lone or half-escaped surrogates, or errors. The
+   * result is joined once from the runs of plain text between escapes (slices
+   * of the input) and the characters the escapes stand for: no string per
+   * character, and no rope (`out += char` builds one node per character: a
+   * 50 MB string of escapes took seconds and a gigabyte). Every `CHUNK` parts
+   * are joined into one, so the parts list stays short however many escapes.
+   */
   slowString(start: number, from: number): string {
     const s = this.s;
-    // Decoded characters collect in `codes` and leave in chunks: `out += char`
-    // would build a rope of one node per character (a 50 MB string of escapes
-    // took seconds and a gigabyte). Long runs of plain characters are sliced.
-    const parts: string[] = [s.slice(start, from)];
-    const codes: number[] = [];
-    const flush = () => {
-      parts.push(String.fromCharCode.apply(null, codes));
-      codes.length = 0;
-    };
+    const len = s.length;
+    const parts = this.parts;
+    let count = 0;
+    let chunks: string[] | undefined;
+    let runStart = start;
     let i = from;
     for (;;) {
-      if (i >= s.length) {
+      if (i >= len) {
         this.i = i;
         this.syntax("unterminated string");
       }
-      let c = s.charCodeAt(i);
+      const c = s.charCodeAt(i);
       if (c === QUOTE) break;
-      if (c < 0x20) {
+      if (c === BACKSLASH) {
+        if (i > runStart) parts[count++] = s.slice(runStart, i);
+        const e = s.charCodeAt(i + 1);
+        const simple = e < 128 ? SIMPLE_ESCAPES[e] : undefined;
+        if (simple !== undefined) {
+          parts[count++] = simple;
+          i += 2;
+        } else if (e === 117) {
+          const code = hex4(s, i + 2);
+          if (code < 0) {
+            this.i = i;
+            this.syntax("invalid \\u escape");
+          }
+          i += 6;
+          if (code >= 0xd800 && code <= 0xdfff) {
+            i = this.surrogate(code, i, count++);
+          } else parts[count++] = String.fromCharCode(code);
+        } else {
+          this.i = i;
+          this.syntax("invalid escape");
+        }
+        runStart = i;
+        if (count >= CHUNK) {
+          parts.length = count;
+          if (chunks === undefined) chunks = [];
+          chunks.push(parts.join(""));
+          count = 0;
+        }
+      } else if (c < 0x20) {
         this.i = i;
         this.syntax("control character in a string");
-      }
-      if (c === BACKSLASH) {
-        const e = s.charCodeAt(i + 1);
-        switch (e) {
-          case QUOTE:
-            c = QUOTE;
-            break;
-          case BACKSLASH:
-            c = BACKSLASH;
-            break;
-          case 47:
-            c = 47;
-            break;
-          case 98:
-            c = 8;
-            break;
-          case 102:
-            c = 12;
-            break;
-          case 110:
-            c = 10;
-            break;
-          case 114:
-            c = 13;
-            break;
-          case 116:
-            c = 9;
-            break;
-          case 117: {
-            const hex = s.slice(i + 2, i + 6);
-            if (!/^[0-9a-fA-F]{4}$/.test(hex)) {
-              this.i = i;
-              this.syntax("invalid \\u escape");
-            }
-            c = Number.parseInt(hex, 16);
-            i += 4;
-            break;
-          }
-          default:
-            this.i = i;
-            this.syntax("invalid escape");
-        }
-        i += 2;
-      } else if (c < 0xd800 || c > 0xdfff) {
-        const end = plainRunEnd(s, i + 1);
-        if (end - i >= PLAIN_SLICE) {
-          if (codes.length > 0) flush();
-          parts.push(s.slice(i, end));
+      } else if (c >= 0xd800 && c <= 0xdfff) {
+        if (isSurrogatePair(c, s.charCodeAt(i + 1))) {
+          i += 2;
         } else {
-          for (let k = i; k < end; k++) codes.push(s.charCodeAt(k));
-          if (codes.length >= CHUNK) flush();
+          // A raw surrogate pairs only with an escaped low one (or is lone).
+          if (i > runStart) parts[count++] = s.slice(runStart, i);
+          i = this.surrogate(c, i + 1, count++);
+          runStart = i;
         }
-        i = end;
-        continue;
-      } else {
-        i++;
-      }
-      if (c >= 0xd800 && c <= 0xdfff) {
-        // A surrogate must be a high one followed by a low one, written either way.
-        const lowAt = i;
-        let low = -1;
-        if (s.charCodeAt(lowAt) === BACKSLASH && s.charCodeAt(lowAt + 1) === 117) {
-          const hex = s.slice(lowAt + 2, lowAt + 6);
-          if (/^[0-9a-fA-F]{4}$/.test(hex)) low = Number.parseInt(hex, 16);
-          if (c <= 0xdbff && low >= 0xdc00 && low <= 0xdfff) {
-            codes.push(c, low);
-            i = lowAt + 6;
-            if (codes.length >= CHUNK) flush();
-            continue;
-          }
-        } else {
-          low = s.charCodeAt(lowAt);
-          if (c <= 0xdbff && low >= 0xdc00 && low <= 0xdfff) {
-            codes.push(c, low);
-            i = lowAt + 1;
-            if (codes.length >= CHUNK) flush();
-            continue;
-          }
-        }
-        if (!this.keepLoneSurrogates) {
-          this.i = i;
-          this.fail("invalid-unicode", "a string holds a lone surrogate (not valid UTF-8)");
-        }
-      }
-      codes.push(c);
-      if (codes.length >= CHUNK) flush();
+      } else i++;
     }
-    if (codes.length > 0) flush();
     this.i = i + 1;
-    return parts.length === 1 ? parts[0]! : parts.join("");
+    if (i > runStart) parts[count++] = s.slice(runStart, i);
+    parts.length = count; // drops what an earlier string left beyond this one's parts
+    if (chunks !== undefined) {
+      chunks.push(parts.join(""));
+      return chunks.join("");
+    }
+    return count === 1 ? parts[0]! : parts.join("");
   }
 
+  /**
+   * The surrogate `code` was read and `at` is just after it: a high one must
+   * be followed by a low one, written either way (`\udc00` or raw). Stores
+   * the character (or, where kept, the lone surrogate) as part number `part`
+   * of the string being decoded and returns where reading goes on; a lone
+   * one is `invalid-unicode` at `at`.
+   */
+  surrogate(code: number, at: number, part: number): number {
+    const s = this.s;
+    const parts = this.parts;
+    if (code <= 0xdbff) {
+      if (s.charCodeAt(at) === BACKSLASH && s.charCodeAt(at + 1) === 117) {
+        const low = hex4(s, at + 2);
+        if (low >= 0xdc00 && low <= 0xdfff) {
+          parts[part] = String.fromCharCode(code, low);
+          return at + 6;
+        }
+      } else {
+        const low = s.charCodeAt(at);
+        if (low >= 0xdc00 && low <= 0xdfff) {
+          parts[part] = String.fromCharCode(code, low);
+          return at + 1;
+        }
+      }
+    }
+    if (!this.keepLoneSurrogates) {
+      this.i = at;
+      this.fail("invalid-unicode", "a string holds a lone surrogate (not valid UTF-8)");
+    }
+    parts[part] = String.fromCharCode(code);
+    return at;
+  }
+
+  /**
+   * A number. One whose digits a float64 holds exactly (at most 15 of them,
+   * no exponent) is computed from its digits in place: an integer, or an
+   * integer divided by an exact power of ten, which IEEE 754 rounds
+   * correctly, so the result is the one `+text` gives, without the text.
+   */
   number(): number {
     const s = this.s;
     const start = this.i;
     let i = start;
-    if (s.charCodeAt(i) === 45) i++;
+    const negative = s.charCodeAt(i) === 45;
+    if (negative) i++;
     let c = s.charCodeAt(i);
+    let digits = 0;
+    let scaled = 0;
     if (c === 48) {
       i++;
+      c = s.charCodeAt(i);
     } else if (c >= 49 && c <= 57) {
-      i = skipDigits(s, i + 1);
+      do {
+        scaled = scaled * 10 + (c - 48);
+        digits++;
+        c = s.charCodeAt(++i);
+      } while (c >= 48 && c <= 57);
     } else {
       this.i = i;
       this.syntax("invalid number");
     }
     let plain = true;
-    c = s.charCodeAt(i);
+    let fractionDigits = 0;
     if (c === 46) {
       plain = false;
       i++;
@@ -444,11 +492,16 @@ class Parser {
         this.i = i;
         this.syntax("invalid number");
       }
-      i = skipDigits(s, i + 1);
-      c = s.charCodeAt(i);
+      do {
+        scaled = scaled * 10 + (c - 48);
+        fractionDigits++;
+        c = s.charCodeAt(++i);
+      } while (c >= 48 && c <= 57);
     }
+    let exponent = false;
     if (c === 101 || c === 69) {
       plain = false;
+      exponent = true;
       i++;
       c = s.charCodeAt(i);
       if (c === 43 || c === 45) {
@@ -462,9 +515,18 @@ class Parser {
       i = skipDigits(s, i + 1);
     }
     this.i = i;
+    // A fraction's note (5.0 is whole; precision) needs its text: only for a listener.
+    if (!exponent && digits + fractionDigits <= 15 && (plain || this.listener === undefined)) {
+      const magnitude = fractionDigits === 0 ? scaled : scaled / POWERS_OF_TEN[fractionDigits]!;
+      return negative ? -magnitude : magnitude;
+    }
+    // Ids of 16 to 19 digits (above 2^53: the listener needs the text, to say what was lost).
+    if (plain && digits <= 19 && this.listener === undefined) {
+      const magnitude = longInteger(s, negative ? start + 1 : start, i);
+      return negative ? -magnitude : magnitude;
+    }
     const text = s.slice(start, i);
     const v = +text;
-    if (plain && i - start <= 15) return v; // up to 15 digits: exact
     if ((v === Infinity || v === -Infinity) && !this.keepOutOfRange) {
       this.i = start;
       this.fail("number-out-of-range", "the number is beyond float64's range");
@@ -489,19 +551,84 @@ class Parser {
   }
 }
 
-/** Characters decoded before they are turned into a string (well below the engine's argument limit). */
-const CHUNK = 8192;
-/** Plain runs at least this long are sliced rather than copied code by code. */
-const PLAIN_SLICE = 32;
+/** Slots of the key cache (a power of two). */
+const KEY_CACHE_SIZE = 512;
+/**
+ * Longest key cached: V8 copies a slice this short, while a longer one may
+ * point into the whole input text, which the cache must not keep alive.
+ */
+const KEY_CACHE_MAX_LENGTH = 12;
+/** Recent short keys by a hash of their text; shared by every parse (see `Parser.key`). */
+const keyCache: (string | undefined)[] = new Array(KEY_CACHE_SIZE).fill(undefined);
 
-/** The index of the first quote, backslash, control character or surrogate at or after `i`. */
-function plainRunEnd(s: string, i: number): number {
-  const n = s.length;
-  for (; i < n; i++) {
-    const c = s.charCodeAt(i);
-    if (c === QUOTE || c === BACKSLASH || c < 0x20 || (c >= 0xd800 && c <= 0xdfff)) return i;
+/** Parts of a string with escapes joined into one at a time (bounds the parts list). */
+const CHUNK = 4096;
+
+/** What each one-character escape (`\n`, `\"`, …) stands for, by the code of its letter. */
+const SIMPLE_ESCAPES: readonly (string | undefined)[] = (() => {
+  const table: (string | undefined)[] = new Array(128).fill(undefined);
+  table[QUOTE] = '"';
+  table[BACKSLASH] = "\\";
+  table[47] = "/";
+  table[98] = "\b";
+  table[102] = "\f";
+  table[110] = "\n";
+  table[114] = "\r";
+  table[116] = "\t";
+  return table;
+})();
+
+/** Exact powers of ten, 10^0 … 10^15. */
+const POWERS_OF_TEN: readonly number[] = Array.from({ length: 16 }, (_, k) => 10 ** k);
+
+/**
+ * The float64 nearest the integer written by the 16 to 19 digits in
+ * `[from, to)`, as `+text` gives it. The integer is `high × 10^r + low`, with
+ * `high` its first 15 digits and `low` the other r ≤ 4, both exact. The product
+ * `high × 10^r` is rounded once; its rounding error, an integer below 2^10, is
+ * recovered exactly (Dekker's product) and added to `low`, exactly. The one
+ * remaining addition then rounds the exact integer once: correctly.
+ */
+function longInteger(s: string, from: number, to: number): number {
+  const split = from + 15;
+  let high = 0;
+  for (let k = from; k < split; k++) high = high * 10 + (s.charCodeAt(k) - 48);
+  let low = 0;
+  for (let k = split; k < to; k++) low = low * 10 + (s.charCodeAt(k) - 48);
+  const scale = POWERS_OF_TEN[to - split]!;
+  const product = high * scale;
+  return product + (productError(high, scale, product) + low);
+}
+
+/** The exact error `a × b − product` of the float64 `product = a × b` (Dekker, Veltkamp's split). */
+function productError(a: number, b: number, product: number): number {
+  const ca = 134217729 * a;
+  const aHigh = ca - (ca - a);
+  const aLow = a - aHigh;
+  const cb = 134217729 * b;
+  const bHigh = cb - (cb - b);
+  const bLow = b - bHigh;
+  return aHigh * bHigh - product + aHigh * bLow + aLow * bHigh + aLow * bLow;
+}
+
+/** True for a high surrogate followed by a low one. */
+function isSurrogatePair(high: number, low: number): boolean {
+  return high <= 0xdbff && low >= 0xdc00 && low <= 0xdfff;
+}
+
+/** The value of the four hex digits at `at`, or -1 when they are not four hex digits. */
+function hex4(s: string, at: number): number {
+  let code = 0;
+  for (let k = at; k < at + 4; k++) {
+    const c = s.charCodeAt(k);
+    let digit: number;
+    if (c >= 48 && c <= 57) digit = c - 48;
+    else if (c >= 97 && c <= 102) digit = c - 87;
+    else if (c >= 65 && c <= 70) digit = c - 55;
+    else return -1;
+    code = code * 16 + digit;
   }
-  return n;
+  return code;
 }
 
 /** The index after a run of ASCII digits starting at `i`. */

@@ -3,7 +3,8 @@
 // functions per program node, members dispatched by a switch on the key. It
 // is that module's interpreter specialised to one schema: same answers, same
 // text, and it gives up in the same cases (the call is then walked by
-// ./to-json.ts).
+// ./to-json.ts). Like the interpreter, it is the one walk (../schema/walk.ts)
+// specialised per schema from the same plans.
 //
 // Safety: schema text reaches the code only as JSON.stringify'd string
 // literals (case labels and key texts; U+2028/U+2029 escaped too);
@@ -13,9 +14,11 @@
 // code past MAX_CODE_CHARS, is interpreted instead.
 //
 // Runtimes that refuse `new Function` (a Content-Security-Policy without
-// 'unsafe-eval', some edge runtimes) throw EvalError: it is tried once, on
-// first use (never at import), and a refusal selects the interpreter for good.
+// 'unsafe-eval', some edge runtimes) are found by the package's one probe
+// (../code-generation.ts: once, lazily, never at import); a refusal selects
+// the interpreter for good.
 
+import { runtimeAllowsCode } from "../code-generation.js";
 import { jsonString } from "./exact-number-text.js";
 import { decimalText, digitsText } from "./number-output.js";
 import {
@@ -43,25 +46,6 @@ export const MAX_CODE_MEMBERS = 4096;
 export const MAX_CODE_CHARS = 512 * 1024;
 /** Members of one node past which a key is looked up in a Map rather than by a switch on strings. */
 const SWITCH_KEYS = 16;
-
-let codeAllowed: boolean | undefined;
-
-/** Whether this runtime runs code made by `new Function` (tried once, lazily). */
-export function runtimeAllowsCode(): boolean {
-  if (codeAllowed === undefined) {
-    try {
-      codeAllowed = new Function("return 1")() === 1;
-    } catch {
-      codeAllowed = false;
-    }
-  }
-  return codeAllowed;
-}
-
-/** For tests: forget what {@link runtimeAllowsCode} found, so that it tries again. */
-export function resetCodeDetection(): void {
-  codeAllowed = undefined;
-}
 
 /** The generated writer of `program`, made on first use; undefined where code is refused or too large. */
 export function generatedWriter(program: Program): GeneratedWriter | undefined {
@@ -140,8 +124,8 @@ function generate(program: Program): GeneratedWriter | undefined {
       Object.keys,
     );
   } catch (e) {
+    // The runtime's probe passed (../code-generation.ts), yet this code was refused: interpret it.
     if (!(e instanceof EvalError)) throw e;
-    codeAllowed = false;
     return undefined;
   }
 }

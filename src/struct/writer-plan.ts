@@ -37,6 +37,7 @@ import {
 } from "../schema/index.js";
 import { type Costed, K_COMPLEX, K_UNDECIDED, NodeBase } from "../schema/nodes.js";
 import { type ArrayInfo, type ObjectInfo, probeSignature } from "../schema/object-info.js";
+import type { SchemaSource } from "../schema/walk.js";
 import { jsonString } from "./exact-number-text.js";
 
 /**
@@ -63,13 +64,6 @@ export const writerPlans: {
 
 /** Most member answers kept per plan for keys that cannot share one (a node with `patternProperties`). */
 export const MAX_PLAN_MEMBERS = 1024;
-
-/** What a walk asks of the schema at each position: a SchemaReader, or a {@link PlanReader}. */
-export interface SchemaSource {
-  numberReading(node: SchemaNode, value: number, note: NoteSink): NumberReading;
-  objectScope(node: SchemaNode, probe: ObjectProbe, note: NoteSink): ObjectScope;
-  arrayScope(node: SchemaNode, length: number, note: NoteSink): ArrayScope;
-}
 
 /** One answer with its notes and its first-time cost; `stamp` is the last call that paid for it. */
 interface Answer {

@@ -5,8 +5,9 @@
 // Where the runtime allows `new Function`, ./writer-code.ts generates the same
 // writer as specialised code from the same program; elsewhere (a
 // Content-Security-Policy without 'unsafe-eval', edge runtimes) this module's
-// interpreter runs the program. Both are the walk of ./to-json.ts specialised
-// to one schema: they write exactly what it writes, or give up.
+// interpreter runs the program. Both are the one walk (../schema/walk.ts,
+// with ./to-json.ts's Writer as its visitor) specialised to one schema from
+// the same plans: they write exactly what it writes, or give up.
 //
 // They give up (return undefined, having had no effect) whenever anything
 // beyond the happy path shows up, and the call is then walked by ./to-json.ts
