@@ -5,8 +5,10 @@
 // selects interpretation silently.
 import fc from "fast-check";
 import { afterEach, describe, expect, test } from "vitest";
+import { resetCodeDetection, runtimeAllowsCode } from "../src/code-generation.js";
 import type { Diagnostic } from "../src/diagnostics.js";
 import type { PatternEngine } from "../src/patterns/engine.js";
+import { re2Patterns } from "../src/patterns/re2.js";
 import { compileSchema, rootNode } from "../src/schema/index.js";
 import type { JsonSchema } from "../src/schema/json-schema.js";
 import {
@@ -14,12 +16,7 @@ import {
   structMessageToJson,
   structToJson,
 } from "../src/struct/to-json.js";
-import {
-  generatedWriter,
-  MAX_CODE_NODES,
-  resetCodeDetection,
-  runtimeAllowsCode,
-} from "../src/struct/writer-code.js";
+import { generatedWriter, MAX_CODE_NODES } from "../src/struct/writer-code.js";
 import { writerPlans } from "../src/struct/writer-plan.js";
 import { programOf } from "../src/struct/writer-program.js";
 import { HOSTILE_CASES } from "./schema-budget-catalogue.js";
@@ -362,5 +359,178 @@ describe("a program's total is the bound of every call through it", () => {
     const schema = compileSchema({ type: "object", properties } as JsonSchema);
     expect(programOf(rootNode(schema), undefined as PatternEngine | undefined)).toBeUndefined();
     expectSame({ k1: 2 ** 60, k2: 1.5, k3: 3 }, { type: "object", properties } as JsonSchema);
+  });
+});
+
+describe("objects of value-dependent unions are written by a program per view", () => {
+  const shapes: JsonSchema = {
+    $defs: {
+      Circle: {
+        properties: { kind: { const: "circle" }, r: { type: "number" }, id: { type: "integer" } },
+        required: ["kind"],
+      },
+      Square: {
+        properties: {
+          kind: { const: "square" },
+          side: { type: "integer" },
+          id: { type: "number" },
+        },
+        required: ["kind"],
+      },
+    },
+    properties: {
+      shapes: { items: { oneOf: [{ $ref: "#/$defs/Circle" }, { $ref: "#/$defs/Square" }] } },
+      main: { anyOf: [{ $ref: "#/$defs/Circle" }, { type: "null" }] },
+    },
+  };
+  const conditional: JsonSchema = {
+    properties: {
+      reading: {
+        type: "object",
+        if: { properties: { unit: { const: "count" } }, required: ["unit"] },
+        // biome-ignore lint/suspicious/noThenProperty: the JSON Schema keyword
+        then: { properties: { v: { type: "integer" } } },
+        else: { properties: { v: { type: "number" } } },
+      },
+      dependent: {
+        properties: { v: { type: "number" } },
+        dependentSchemas: { exact: { properties: { v: { type: "integer" } } } },
+      },
+      patterned: {
+        anyOf: [
+          { patternProperties: { "^n_": { type: "number" } }, required: ["a"] },
+          { patternProperties: { "^i_": { type: "integer" } }, required: ["b"] },
+        ],
+      },
+    },
+  };
+
+  const shapeArgs: Record<string, unknown>[] = [
+    {
+      shapes: [
+        { kind: "circle", r: 2, id: 2 ** 60 },
+        { kind: "square", side: 3, id: 4 },
+        { kind: "circle", r: 2.5, id: 7 },
+        { kind: "square", side: 2 ** 53 + 2, id: 1 },
+        { kind: "triangle", r: 1, side: 1, id: 1 },
+        { r: 1, side: 1 },
+        { kind: 3, r: 1 },
+      ],
+      main: { kind: "circle", r: 1, id: 5 },
+    },
+    { main: null, shapes: [] },
+    {
+      main: { r: 1 },
+      shapes: [
+        { kind: "square", side: 1.5 },
+        { kind: "square", side: Number.NaN },
+      ],
+    },
+    { main: { kind: "circle", r: 1, extra: { deep: [1, 2.0] } }, shapes: [[{ kind: "circle" }]] },
+  ];
+
+  test("discriminated oneOf and nullable refs: every mode, both forms, listener on and off", () => {
+    for (const args of shapeArgs) {
+      for (const opts of [
+        {},
+        { wholeFloats: "integer" as const },
+        { nonFinite: "null" as const },
+      ]) {
+        expectSame(args, shapes, opts);
+      }
+    }
+  });
+
+  test("if/then/else, dependentSchemas, patternProperties (with re2 and without an engine)", () => {
+    const argsList: Record<string, unknown>[] = [
+      {
+        reading: { unit: "count", v: 2 ** 60 },
+        dependent: { v: 3, exact: true },
+        patterned: { a: 1, n_x: 2, i_y: 3 },
+      },
+      {
+        reading: { unit: "kg", v: 3 },
+        dependent: { v: 3 },
+        patterned: { b: 1, n_x: 2, i_y: 2 ** 53 + 2 },
+      },
+      {
+        reading: { v: 1.5 },
+        dependent: { exact: null, v: 1.5 },
+        patterned: { a: 1, b: 2, i_z: 4 },
+      },
+    ];
+    for (const args of argsList) {
+      expectSame(args, conditional);
+      expectSame(args, conditional, { patterns: re2Patterns });
+    }
+  });
+
+  test("the view path runs: objects of one content in a row, and of many contents", () => {
+    const schema = compileSchema(shapes);
+    const shapesArg = Array.from({ length: 200 }, (_, i) =>
+      i % 3 === 0
+        ? { kind: "circle", r: i, id: 2 ** 60 + i * 4096 }
+        : { kind: "square", side: i, id: i },
+    );
+    const expected = (() => {
+      setMode("engine");
+      try {
+        return structToJson({ shapes: shapesArg } as never, schema);
+      } finally {
+        setMode("generated");
+      }
+    })();
+    for (const mode of ["generated", "interpreted"] as const) {
+      setMode(mode);
+      const before = { ...writerPlans.written };
+      expect(structToJson({ shapes: shapesArg } as never, schema)).toBe(expected);
+      expect(writerPlans.written[mode]).toBe(before[mode] + 1);
+      expect(writerPlans.written.views).toBe(before.views + 200);
+    }
+  });
+
+  test("view programs count in the call's budget: near CALL_BUDGET every mode agrees with the engine", () => {
+    // A program total near the budget, plus objects of many contents: each content's first object
+    // adds its question; past the budget the call must be walked, never written differently.
+    const make = (n: number): JsonSchema => {
+      const properties: Record<string, unknown> = {
+        items: { items: { anyOf: [{ $ref: "#/$defs/R" }, { type: "null" }] } },
+      };
+      for (let i = 0; i < n; i++) {
+        properties[`k${i}`] = {
+          anyOf: [{ type: "integer" }, { allOf: [{ type: "number" }, { minimum: i }] }],
+        };
+      }
+      return {
+        $defs: {
+          R: {
+            properties: { start: { type: "integer" }, v: { type: "number" } },
+            required: ["start"],
+          },
+        },
+        properties,
+      } as JsonSchema;
+    };
+    // The largest n whose schema still gets a program.
+    let n = 64;
+    while (programOf(rootNode(compileSchema(make(n * 2))), undefined) !== undefined) n *= 2;
+    let lo = n;
+    let hi = n * 2;
+    while (hi - lo > 1) {
+      const mid = (lo + hi) >> 1;
+      if (programOf(rootNode(compileSchema(make(mid))), undefined) !== undefined) lo = mid;
+      else hi = mid;
+    }
+    let walked = 0;
+    for (const size of [lo - 40, lo - 3, lo]) {
+      const schema = make(size);
+      const items = Array.from({ length: 60 }, (_, i) => (i % 7 === 6 ? null : { start: i, v: 2 }));
+      expectSame({ k1: 2 ** 60, k2: 1.5, items }, schema);
+      // Past the budget the compiled writer gives the call to the walk.
+      const before = writerPlans.written.generated;
+      structToJson({ items } as never, schema);
+      if (writerPlans.written.generated === before) walked++;
+    }
+    expect(walked).toBeGreaterThan(0);
   });
 });

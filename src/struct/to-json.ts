@@ -65,15 +65,8 @@ import {
   type SchemaArg,
   type StructToJsonOptions,
 } from "./to-json-options.js";
-import { generatedWriter } from "./writer-code.js";
+import { writeCompiled as writeProgram } from "./writer-call.js";
 import { PLAN_OVER_BUDGET, PlanReader, writerPlans } from "./writer-plan.js";
-import {
-  interpretProgram,
-  MAX_COMPILED_DEPTH,
-  type ProgramOptions,
-  programOf,
-  walkWithReader,
-} from "./writer-program.js";
 
 export { inspectNumbers, type NumberInspection } from "./inspect-numbers.js";
 export {
@@ -150,10 +143,8 @@ function writeStruct(
 ): string {
   const opts = options === undefined ? defaultOptions() : resolveOptions(options);
   const root = rootNode(inputSchema);
-  // null: the compiled writer's text outgrew LARGE_OUTPUT, so a text walk would too.
-  let compiled: string | undefined | null;
   if (!opts.canonical && writerPlans.enabled && writerPlans.compiled !== "off") {
-    compiled = writeCompiled(root, fields, msg, opts);
+    const compiled = writeCompiled(root, fields, msg, opts);
     if (typeof compiled === "string") return compiled;
   }
   if (opts.canonical) {
@@ -166,7 +157,7 @@ function writeStruct(
   // through plans whose total may pass the budget is redone by the engine
   // alone, and a text walk that outgrows LARGE_OUTPUT is redone natively.
   let plans = !root.isUnknown && writerPlans.enabled;
-  if (indentString(opts.indent) === "" && compiled !== null) {
+  if (indentString(opts.indent) === "") {
     // Small outputs are written as text during the walk: no value is built and
     // no marker spliced. Large ones go to the native JSON.stringify (below),
     // which writes long outputs faster than string concatenation (measured).
@@ -207,63 +198,14 @@ function defaultOptions(): StructToJsonOptions {
   return resolvedDefaults;
 }
 
-/**
- * The call written by the schema's compiled writer (./writer-program.ts):
- * generated code where the runtime allows it, the program interpreted
- * elsewhere; undefined when the schema has none or the writer gave up (the
- * call is then walked from the start, as if never tried).
- */
+/** The call written by the schema's compiled writer (./writer-call.ts), when the output is compact. */
 function writeCompiled(
   root: SchemaNode,
   fields: Record<string, unknown>,
   msg: boolean,
   opts: StructToJsonOptions,
-): string | undefined | null {
-  if (indentString(opts.indent) !== "") return undefined;
-  const program = programOf(root, opts.patterns);
-  if (program === undefined) return undefined;
-  const call = new CompiledCall(program.units, opts);
-  const generated = writerPlans.compiled === "interpreted" ? undefined : generatedWriter(program);
-  if (generated !== undefined) {
-    const text = generated(fields, msg, call);
-    if (typeof text === "string") writerPlans.written.generated++;
-    return text;
-  }
-  const text = interpretProgram(program, fields, msg, call);
-  if (typeof text === "string") writerPlans.written.interpreted++;
-  return text;
-}
-
-/**
- * One call of a compiled writer: its options, and the walk of the objects
- * whose members depend on their content. Those are walked with one
- * PlanReader for the call, charged from the most the program itself can
- * cost: the call stays within its budget, or the walk takes it whole.
- */
-class CompiledCall implements ProgramOptions {
-  readonly decimal: boolean;
-  readonly listening: boolean;
-  readonly depthLimit: number;
-  private reader: PlanReader | undefined = undefined;
-  constructor(
-    private readonly units: number,
-    private readonly opts: StructToJsonOptions,
-  ) {
-    this.decimal = opts.wholeFloats === "decimal";
-    this.listening = opts.onDiagnostic !== ignoreDiagnostics;
-    this.depthLimit = Math.min(opts.recursionLimit, MAX_COMPILED_DEPTH);
-  }
-
-  walk(
-    node: SchemaNode,
-    value: Record<string, unknown> | readonly unknown[],
-    msg: boolean,
-    array: boolean,
-    depth: number,
-  ): string {
-    this.reader ??= new PlanReader(this.opts.patterns, this.units);
-    return walkWithReader(this.reader, this, node, value, msg, array, depth);
-  }
+): string | undefined {
+  return indentString(opts.indent) === "" ? writeProgram(root, fields, msg, opts) : undefined;
 }
 
 /** What {@link attempt} returns when a text walk finished (its text is in the writer). */

@@ -7,34 +7,36 @@
 // specialised per schema from the same plans.
 //
 // Safety: schema text reaches the code only as JSON.stringify'd string
-// literals (case labels; U+2028/U+2029 escaped too); everything else (key
-// texts, key maps, helpers) is passed as parameters. The code only reads the
+// literals (case labels and key texts; U+2028/U+2029 escaped too);
+// everything else (key maps, helpers) is passed as parameters. The code only reads the
 // arguments (own keys through Object.keys) and builds a string, so keys like
 // `__proto__` are data. A program past MAX_CODE_NODES / MAX_CODE_MEMBERS, or
 // code past MAX_CODE_CHARS, is interpreted instead.
 //
 // Runtimes that refuse `new Function` (a Content-Security-Policy without
-// 'unsafe-eval', some edge runtimes) throw EvalError: it is tried once, on
-// first use (never at import), and a refusal selects the interpreter for good.
+// 'unsafe-eval', some edge runtimes) are found by the package's one probe
+// (../code-generation.ts: once, lazily, never at import); a refusal selects
+// the interpreter for good.
 
+import { runtimeAllowsCode } from "../code-generation.js";
 import { jsonString } from "./exact-number-text.js";
-import { LARGE_OUTPUT } from "./large-output.js";
-import { decimalText } from "./number-output.js";
+import { decimalText, digitsText } from "./number-output.js";
 import {
   GIVE_UP,
   type Program,
   type ProgramNode,
   type ProgramOptions,
   slowNumberText,
-  TOO_LARGE,
 } from "./writer-program.js";
 
-/** A generated writer: the JSON text; undefined when the call must be walked, null when its text outgrew LARGE_OUTPUT. */
+/** A generated writer: the JSON text, or undefined when the call must be walked. */
 export type GeneratedWriter = (
   fields: Record<string, unknown>,
   msg: boolean,
   options: ProgramOptions,
-) => string | undefined | null;
+  /** How deep `fields` is (the top-level object is 1). */
+  depth: number,
+) => string | undefined;
 
 /** Most program nodes turned into code. */
 export const MAX_CODE_NODES = 512;
@@ -45,33 +47,12 @@ export const MAX_CODE_CHARS = 512 * 1024;
 /** Members of one node past which a key is looked up in a Map rather than by a switch on strings. */
 const SWITCH_KEYS = 16;
 
-let codeAllowed: boolean | undefined;
-
-/** Whether this runtime runs code made by `new Function` (tried once, lazily). */
-export function runtimeAllowsCode(): boolean {
-  if (codeAllowed === undefined) {
-    try {
-      codeAllowed = new Function("return 1")() === 1;
-    } catch {
-      codeAllowed = false;
-    }
-  }
-  return codeAllowed;
-}
-
-/** For tests: forget what {@link runtimeAllowsCode} found, so that it tries again. */
-export function resetCodeDetection(): void {
-  codeAllowed = undefined;
-}
-
-const writers = new WeakMap<Program, GeneratedWriter | null>();
-
 /** The generated writer of `program`, made on first use; undefined where code is refused or too large. */
 export function generatedWriter(program: Program): GeneratedWriter | undefined {
-  let w = writers.get(program);
+  let w = program.code as GeneratedWriter | null | undefined;
   if (w === undefined) {
     w = (runtimeAllowsCode() && generate(program)) || null;
-    writers.set(program, w);
+    program.code = w;
   }
   return w ?? undefined;
 }
@@ -89,63 +70,62 @@ function generate(program: Program): GeneratedWriter | undefined {
   if (program.nodes.length > MAX_CODE_NODES || program.members > MAX_CODE_MEMBERS) {
     return undefined;
   }
-  const keyTexts: string[] = [];
   const keyMaps: ReadonlyMap<string, number>[] = [];
   const parts: string[] = [
     '"use strict";',
     "let dec = false, lis = false, lim = 0, call;",
-    `const LARGE = ${LARGE_OUTPUT};`,
-    // An object or array the program leaves to the walk (only while nobody listens).
-    "function W(id, v, msg, array, d) { if (lis) throw G; return call.walk(P[id], v, msg, array, d); }",
+    // An object or array the program leaves to the call (a view program, or the walk).
+    "function W(id, v, msg, array, d) { return call.walk(P[id], v, msg, array, d); }",
   ];
   for (const n of program.nodes) {
     parts.push(numberFunction(n));
     for (const form of ["p", "m"] as const) {
       parts.push(valueFunction(n, form));
-      parts.push(objectFunction(n, form, keyTexts, keyMaps));
+      parts.push(objectFunction(n, form, keyMaps));
       parts.push(arrayFunction(n, form));
     }
   }
   parts.push(
-    "return function write(fields, msg, o) {",
+    "return function write(fields, msg, o, depth) {",
     "  const d0 = dec, l0 = lis, m0 = lim, c0 = call;",
     "  dec = o.decimal; lis = o.listening; lim = o.depthLimit; call = o;",
-    "  try { return msg ? o0m(fields, 1) : o0p(fields, 1); }",
-    "  catch (e) { if (e === G) return undefined; if (e === GL) return null; throw e; }",
-    "  finally { dec = d0; lis = l0; lim = m0; call = c0; }",
+    // The settings are restored on both ways out (a getter in the arguments may call in again).
+    "  let text;",
+    "  try { text = msg ? o0m(fields, depth) : o0p(fields, depth); }",
+    "  catch (e) { dec = d0; lis = l0; lim = m0; call = c0; if (e === G) return undefined; throw e; }",
+    "  dec = d0; lis = l0; lim = m0; call = c0;",
+    "  return text;",
     "};",
   );
   const source = parts.join("\n");
   if (source.length > MAX_CODE_CHARS) return undefined;
   try {
     const factory = new Function(
-      "T",
       "M",
       "P",
       "S",
       "N",
       "D",
+      "Z",
       "G",
-      "GL",
       "isArray",
       "keysOf",
       source,
     ) as (...args: unknown[]) => GeneratedWriter;
     return factory(
-      keyTexts,
       keyMaps,
-      program.nodes.map((n) => n.node),
+      program.nodes,
       jsonString,
       slowNumberText,
       decimalText,
+      digitsText,
       GIVE_UP,
-      TOO_LARGE,
       Array.isArray,
       Object.keys,
     );
   } catch (e) {
+    // The runtime's probe passed (../code-generation.ts), yet this code was refused: interpret it.
     if (!(e instanceof EvalError)) throw e;
-    codeAllowed = false;
     return undefined;
   }
 }
@@ -170,12 +150,21 @@ function numberFunction(n: ProgramNode): string {
         whole = 'if (!lis) return x === 0 ? "0" : "" + x;';
     }
   }
+  // Beyond ±2^53: *unknown* writes JS's text; *integer* and *ambiguous* the exact digits (their codes only while someone listens).
+  const beyond = n.wholeNotes
+    ? ""
+    : n.whole === 0
+      ? 'return "" + x;'
+      : n.whole === 1 || n.whole === 3
+        ? "if (!lis) return Z(x);"
+        : "";
   // A fraction has no code and no exact text unless its reading is *integer* (not-an-integer).
   const fraction = !n.fractionNotes && n.fraction !== 1 ? 'if (x - x === 0) return "" + x;' : "";
   return [
     `function n${id}(x) {`,
     "  if (Number.isInteger(x)) {",
     `    if (x <= ${MAX_SAFE} && x >= -${MAX_SAFE}) { ${whole} }`,
+    `    ${beyond}`,
     `    return N(x, ${n.whole}, ${n.wholeNotes}, dec, lis);`,
     "  }",
     `  ${fraction}`,
@@ -224,7 +213,6 @@ function valueFunction(n: ProgramNode, form: "p" | "m"): string {
 function objectFunction(
   n: ProgramNode,
   form: "p" | "m",
-  keyTexts: string[],
   keyMaps: ReadonlyMap<string, number>[],
 ): string {
   const id = n.id;
@@ -239,32 +227,34 @@ function objectFunction(
     '  let s = "{";',
     "  for (let i = 0; i < ks.length; i++) {",
     "    const k = ks[i];",
-    '    if (i > 0) s += ",";',
   ];
-  const rest = `      default: s += S(k) + ":" + v${p.rest.id}${form}(f[k], d);`;
+  // One append per member (separator and key text as one literal): fewer rope nodes to flatten.
+  const keyText = (j: number) => {
+    const t = p.keyTexts[j]!;
+    return `(i === 0 ? ${literal(t)} : ${literal(`,${t}`)})`;
+  };
+  const other = `(i === 0 ? "" : ",") + S(k) + ":" + v${p.rest.id}${form}(f[k], d)`;
+  const rest = `      default: s += ${other};`;
   if (p.keys.length === 0) {
-    lines.push(`    s += S(k) + ":" + v${p.rest.id}${form}(f[k], d);`);
+    lines.push(`    s += ${other};`);
   } else if (p.keys.length <= SWITCH_KEYS) {
     lines.push("    switch (k) {");
     p.keys.forEach((key, j) => {
-      const t = keyTexts.push(p.keyTexts[j]!) - 1;
       const k = literal(key);
       lines.push(
-        `      case ${k}: s += T[${t}] + v${p.children[j]!.id}${form}(f[${k}], d); break;`,
+        `      case ${k}: s += ${keyText(j)} + v${p.children[j]!.id}${form}(f[${k}], d); break;`,
       );
     });
     lines.push(rest, "    }");
   } else {
     const m = keyMaps.push(p.index) - 1;
-    const first = keyTexts.length;
-    keyTexts.push(...p.keyTexts);
     lines.push(`    switch (M[${m}].get(k)) {`);
     p.children.forEach((child, j) => {
-      lines.push(`      case ${j}: s += T[${first + j}] + v${child.id}${form}(f[k], d); break;`);
+      lines.push(`      case ${j}: s += ${keyText(j)} + v${child.id}${form}(f[k], d); break;`);
     });
     lines.push(rest, "    }");
   }
-  lines.push("    if (s.length > LARGE) throw GL;", "  }", '  return s + "}";', "}");
+  lines.push("  }", '  return s + "}";', "}");
   return lines.join("\n");
 }
 
@@ -280,17 +270,17 @@ function arrayFunction(n: ProgramNode, form: "p" | "m"): string {
     p.notes ? "  if (lis) throw G;" : "",
     '  let s = "[";',
     "  for (let i = 0; i < a.length; i++) {",
-    '    if (i > 0) s += ",";',
   ];
+  const sep = '(i === 0 ? "" : ",") + ';
   if (last === 0) {
-    lines.push(`    s += v${p.elements[0]!.id}${form}(a[i], d);`);
+    lines.push(`    s += ${sep}v${p.elements[0]!.id}${form}(a[i], d);`);
   } else {
     lines.push("    switch (i) {");
     for (let i = 0; i < last; i++) {
-      lines.push(`      case ${i}: s += v${p.elements[i]!.id}${form}(a[i], d); break;`);
+      lines.push(`      case ${i}: s += ${sep}v${p.elements[i]!.id}${form}(a[i], d); break;`);
     }
-    lines.push(`      default: s += v${p.elements[last]!.id}${form}(a[i], d);`, "    }");
+    lines.push(`      default: s += ${sep}v${p.elements[last]!.id}${form}(a[i], d);`, "    }");
   }
-  lines.push("    if (s.length > LARGE) throw GL;", "  }", '  return s + "]";', "}");
+  lines.push("  }", '  return s + "]";', "}");
   return lines.join("\n");
 }

@@ -53,9 +53,14 @@ export const writerPlans: {
   enabled: boolean;
   redone: number;
   compiled: "auto" | "generated" | "interpreted" | "off";
-  /** Calls the compiled writer wrote, as generated code and interpreted. */
-  written: { generated: number; interpreted: number };
-} = { enabled: true, redone: 0, compiled: "auto", written: { generated: 0, interpreted: 0 } };
+  /** Calls the compiled writer wrote, as generated code and interpreted; objects written by a view's program. */
+  written: { generated: number; interpreted: number; views: number };
+} = {
+  enabled: true,
+  redone: 0,
+  compiled: "auto",
+  written: { generated: 0, interpreted: 0, views: 0 },
+};
 
 /** Most member answers kept per plan for keys that cannot share one (a node with `patternProperties`). */
 export const MAX_PLAN_MEMBERS = 1024;
@@ -255,26 +260,7 @@ export class PlanReader implements SchemaSource {
         this.use(a, note);
         return new TableScope(this, plan.node, probe, a);
       case SCOPE_VIEWS: {
-        const signature = probeSignature(a.keys, probe);
-        let view = a.views.get(signature);
-        if (view === undefined) {
-          const r = this.fresh();
-          const notes: SchemaNote[] = [];
-          r.objectScope(plan.node, probe, (n) => notes.push(n));
-          view = {
-            notes,
-            cost: r.units,
-            stamp: 0,
-            named: a.named,
-            members: new Map(),
-            unnamed: undefined,
-          };
-          if (a.views.size < MAX_PLAN_VIEWS) a.views.set(signature, view);
-        } else if (view.stamp === this.stamp && a.keys.length !== 0) {
-          // The engine charges the predicates' keys at every object, not only the first time.
-          this.spent += a.keys.length;
-          this.check();
-        }
+        const view = this.viewOf(a, plan, probe);
         this.use(view, note);
         return new TableScope(this, plan.node, probe, view);
       }
@@ -287,6 +273,66 @@ export class PlanReader implements SchemaSource {
         this.use(a, note);
         return EMPTY_PLAN_SCOPE;
     }
+  }
+
+  /**
+   * The view of `a` (SCOPE_VIEWS) for an object whose content `probe` shows,
+   * made on first use (kept in the plan while it holds fewer than
+   * MAX_PLAN_VIEWS); a view this call already used charges the predicates'
+   * keys again, as the engine does at every object. Its own cost is charged
+   * by `use`.
+   */
+  private viewOf(a: ObjectAnswer, plan: NodePlan, probe: ObjectProbe): MemberTable {
+    const signature = probeSignature(a.keys, probe);
+    let view = a.views.get(signature);
+    if (view === undefined) {
+      const r = this.fresh();
+      const notes: SchemaNote[] = [];
+      r.objectScope(plan.node, probe, (n) => notes.push(n));
+      view = {
+        notes,
+        cost: r.units,
+        stamp: 0,
+        named: a.named,
+        members: new Map(),
+        unnamed: undefined,
+      };
+      if (a.views.size < MAX_PLAN_VIEWS) a.views.set(signature, view);
+    } else if (view.stamp === this.stamp && a.keys.length !== 0) {
+      // The engine charges the predicates' keys at every object, not only the first time.
+      this.charge(a.keys.length);
+    }
+    return view;
+  }
+
+  /** Adds `units` to the call's total (throws PLAN_OVER_BUDGET when it may pass CALL_BUDGET). */
+  charge(units: number): void {
+    this.spent += units;
+    this.check();
+  }
+
+  /**
+   * For a compiled writer: the member keys the branch predicates of `plan`
+   * look at when an object's members there depend on its content (a
+   * value-dependent union) and each view names its members; else undefined.
+   */
+  viewKeys(plan: NodePlan): readonly string[] | undefined {
+    if (plan.object === undefined) plan.object = this.planObject(plan.node);
+    const a = plan.object;
+    return a.scope === SCOPE_VIEWS && a.named !== undefined ? a.keys : undefined;
+  }
+
+  /**
+   * For a compiled writer: the member table of the view of `plan` for an
+   * object whose content `probe` shows (see {@link viewKeys}), charged and
+   * its notes replayed as a call's walk would; undefined (nothing charged)
+   * when members there do not depend on the content.
+   */
+  viewObject(plan: NodePlan, probe: ObjectProbe, note: NoteSink): StaticMembers | undefined {
+    if (this.viewKeys(plan) === undefined) return undefined;
+    const view = this.viewOf(plan.object!, plan, probe);
+    this.use(view, note);
+    return { table: view, named: view.named!, empty: false };
   }
 
   private planObject(node: SchemaNode): ObjectAnswer {
@@ -440,6 +486,44 @@ export class PlanReader implements SchemaSource {
 }
 
 const EMPTY_NAMES: ReadonlySet<string> = new Set();
+
+/** What the first object of one content at a value-dependent node costs a call (see {@link viewQuestion}). */
+export interface ViewQuestion {
+  /** The units the engine charges a call the first time it scopes an object with this content there. */
+  readonly cost: number;
+  /** Whether that scope has notes. */
+  readonly notes: boolean;
+  /**
+   * Names the branches the content selects: contents with the same selection
+   * have the same members (the engine shares their answers too).
+   */
+  readonly selection: string;
+}
+
+/**
+ * For a compiled writer: the view question of an object whose content
+ * `probe` shows (`signature`: its probeSignature) at `plan`, measured on a
+ * fresh reader as {@link PlanReader.objectScope} measures a view.
+ */
+export function viewQuestion(
+  plan: NodePlan,
+  probe: ObjectProbe,
+  signature: string,
+  patterns: PatternEngine | undefined,
+): ViewQuestion {
+  const r = new SchemaReader({ patterns });
+  let notes = false;
+  r.objectScope(plan.node, probe, () => {
+    notes = true;
+  });
+  // The engine's selection for this content, when it kept it; else the content names its own.
+  const selected = sharedAnswer<{ key: string }>(plan.node, `s${signature}`);
+  return {
+    cost: r.units,
+    notes,
+    selection: selected === undefined ? `#${signature}` : `=${selected.key}`,
+  };
+}
 
 /** An object plan's members for a compiled writer: `named` keys each their own child, every other key one shared child. */
 export interface StaticMembers {

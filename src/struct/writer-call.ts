@@ -1,0 +1,173 @@
+// One call through a schema's compiled writer (./writer-program.ts): picks
+// generated code (./writer-code.ts) or the interpreted program, and answers
+// the objects a program leaves to the call. An object whose members depend on
+// its content (a value-dependent union: a nullable `$ref`, a discriminated
+// `oneOf`, `if`/`then`) is written by the program of its view, one per
+// content the branch predicates see, built on first use; anything else is
+// walked through the call's own PlanReader (./writer-plan.ts).
+//
+// Budget: the call starts charged with its program's total (every answer the
+// program holds, once). A view program's total is charged the first time the
+// call meets that view, and its predicates' keys each later time (as the
+// engine charges them at every object): the sum stays the most the engine can
+// charge the call, and when it may pass CALL_BUDGET the call gives up and is
+// walked (see ./to-json.ts), which charges it as the engine does.
+
+import type { JsonObject } from "@bufbuild/protobuf";
+import type { Value } from "@bufbuild/protobuf/wkt";
+import type { DiagnosticHandler } from "../diagnostics.js";
+import { ignoreDiagnostics } from "../diagnostics.js";
+import type { PatternEngine } from "../patterns/engine.js";
+import { CALL_BUDGET, type SchemaNode } from "../schema/index.js";
+import { MessageProbe, PlainProbe } from "./object-probes.js";
+import { type GeneratedWriter, generatedWriter } from "./writer-code.js";
+import { PLAN_OVER_BUDGET, PlanReader, writerPlans } from "./writer-plan.js";
+import {
+  GIVE_UP,
+  interpretProgram,
+  MAX_COMPILED_DEPTH,
+  type Program,
+  type ProgramNode,
+  type ProgramOptions,
+  programOf,
+  viewContentOf,
+  walkWithReader,
+} from "./writer-program.js";
+
+/** What a compiled call needs of structToJson's options. */
+export interface CompiledCallOptions {
+  readonly wholeFloats: "decimal" | "integer";
+  readonly onDiagnostic: DiagnosticHandler;
+  readonly recursionLimit: number;
+  readonly patterns: PatternEngine | undefined;
+}
+
+/**
+ * The call written by the compiled writer of the schema whose root is `root`:
+ * its JSON text; undefined when the schema has none or the writer gave up
+ * (the call is then walked from the start, as if never tried).
+ */
+export function writeCompiled(
+  root: SchemaNode,
+  fields: Record<string, unknown>,
+  msg: boolean,
+  opts: CompiledCallOptions,
+): string | undefined {
+  // The schema of the last call first: a program lookup is two WeakMap reads.
+  let program: Program | undefined;
+  if (root === last.root && opts.patterns === last.patterns) program = last.program;
+  else {
+    program = programOf(root, opts.patterns);
+    last = { root, patterns: opts.patterns, program };
+  }
+  if (program === undefined) return undefined;
+  const call = new CompiledCall(program.units, opts);
+  const generated = generatedFor(program);
+  const text = call.run(program, generated, fields, msg, 1);
+  if (typeof text === "string") {
+    if (generated !== undefined) writerPlans.written.generated++;
+    else writerPlans.written.interpreted++;
+  }
+  return text;
+}
+
+/** The generated writer of `program` unless tests force the interpreter or the runtime refuses code. */
+function generatedFor(program: Program): GeneratedWriter | undefined {
+  return writerPlans.compiled === "interpreted" ? undefined : generatedWriter(program);
+}
+
+let last: {
+  readonly root: SchemaNode | undefined;
+  readonly patterns: PatternEngine | undefined;
+  readonly program: Program | undefined;
+} = { root: undefined, patterns: undefined, program: undefined };
+
+let callCount = 0;
+
+/**
+ * One call of a compiled writer: its options, its total, and the objects its
+ * program leaves to it.
+ */
+class CompiledCall implements ProgramOptions {
+  readonly decimal: boolean;
+  readonly listening: boolean;
+  readonly depthLimit: number;
+  private readonly stamp = ++callCount;
+  private reader: PlanReader | undefined = undefined;
+  constructor(
+    /** The units charged so far (until a PlanReader takes over the count). */
+    private spent: number,
+    private readonly opts: CompiledCallOptions,
+  ) {
+    this.decimal = opts.wholeFloats === "decimal";
+    this.listening = opts.onDiagnostic !== ignoreDiagnostics;
+    this.depthLimit = Math.min(opts.recursionLimit, MAX_COMPILED_DEPTH);
+  }
+
+  /** Runs `program` over `fields` (an object `depth` levels deep): `generated`, or interpreted. */
+  run(
+    program: Program,
+    generated: GeneratedWriter | undefined,
+    fields: Record<string, unknown>,
+    msg: boolean,
+    depth: number,
+  ): string | undefined {
+    return generated !== undefined
+      ? generated(fields, msg, this, depth)
+      : interpretProgram(program, fields, msg, this, depth);
+  }
+
+  walk(
+    node: ProgramNode,
+    value: Record<string, unknown> | readonly unknown[],
+    msg: boolean,
+    array: boolean,
+    depth: number,
+  ): string {
+    if (!array && node.views !== undefined) {
+      const fields = value as Record<string, unknown>;
+      const content = viewContentOf(
+        node.views,
+        msg
+          ? new MessageProbe(fields as Record<string, Value>)
+          : new PlainProbe(fields as JsonObject),
+        this.opts.patterns,
+      );
+      const view = content.view;
+      if (view !== undefined) {
+        if (content.question.notes && this.listening) throw GIVE_UP;
+        // The engine charges a content's question in full once per call, and its keys each later time.
+        this.charge(content.stamp === this.stamp ? node.views.keys.length : content.question.cost);
+        content.stamp = this.stamp;
+        if (view.stamp !== this.stamp) {
+          this.charge(view.program.units);
+          view.stamp = this.stamp;
+        }
+        const text = this.run(view.program, generatedFor(view.program), fields, msg, depth);
+        if (typeof text === "string") {
+          writerPlans.written.views++;
+          return text;
+        }
+        throw GIVE_UP;
+      }
+    }
+    // The walk reports no notes: only while nobody listens.
+    if (this.listening) throw GIVE_UP;
+    this.reader ??= new PlanReader(this.opts.patterns, this.spent);
+    return walkWithReader(this.reader, this, node.node, value, msg, array, depth);
+  }
+
+  private charge(units: number): void {
+    if (this.reader === undefined) {
+      this.spent += units;
+      if (this.spent > CALL_BUDGET) throw GIVE_UP;
+      return;
+    }
+    try {
+      this.reader.charge(units);
+    } catch (e) {
+      if (e === PLAN_OVER_BUDGET) throw GIVE_UP;
+      throw e;
+    }
+  }
+}
