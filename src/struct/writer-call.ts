@@ -15,11 +15,13 @@
 
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { Value } from "@bufbuild/protobuf/wkt";
-import type { DiagnosticHandler } from "../diagnostics.js";
 import { ignoreDiagnostics } from "../diagnostics.js";
+import { StructJsonError } from "../errors.js";
 import type { PatternEngine } from "../patterns/engine.js";
 import { CALL_BUDGET, type SchemaNode } from "../schema/index.js";
 import { MessageProbe, PlainProbe } from "./object-probes.js";
+import type { StructToJsonOptions } from "./to-json-options.js";
+import { DIRECT_TEXT, Writer } from "./walk-writer.js";
 import { type GeneratedWriter, generatedWriter } from "./writer-code.js";
 import { PLAN_OVER_BUDGET, PlanReader, writerPlans } from "./writer-plan.js";
 import {
@@ -31,16 +33,10 @@ import {
   type ProgramOptions,
   programOf,
   viewContentOf,
-  walkWithReader,
 } from "./writer-program.js";
 
-/** What a compiled call needs of structToJson's options. */
-export interface CompiledCallOptions {
-  readonly wholeFloats: "decimal" | "integer";
-  readonly onDiagnostic: DiagnosticHandler;
-  readonly recursionLimit: number;
-  readonly patterns: PatternEngine | undefined;
-}
+/** What a compiled call needs: structToJson's options (the walks it makes itself take them all). */
+export type CompiledCallOptions = StructToJsonOptions;
 
 /**
  * The call written by the compiled writer of the schema whose root is `root`:
@@ -94,6 +90,7 @@ class CompiledCall implements ProgramOptions {
   readonly depthLimit: number;
   private readonly stamp = ++callCount;
   private reader: PlanReader | undefined = undefined;
+  private silentOptions: StructToJsonOptions | undefined = undefined;
   constructor(
     /** The units charged so far (until a PlanReader takes over the count). */
     private spent: number,
@@ -151,10 +148,26 @@ class CompiledCall implements ProgramOptions {
         throw GIVE_UP;
       }
     }
-    // The walk reports no notes: only while nobody listens.
+    // The one walk (../schema/walk.ts) with a text writer, through the call's
+    // own PlanReader (one budget): only while nobody listens, since its notes
+    // are not reported here. Anything off the happy path (an error at a path
+    // relative to this object, the budget) gives the call back to the full walk.
     if (this.listening) throw GIVE_UP;
     this.reader ??= new PlanReader(this.opts.patterns, this.spent);
-    return walkWithReader(this.reader, this, node.node, value, msg, array, depth);
+    const w = new Writer(this.silent, DIRECT_TEXT, this.reader);
+    try {
+      w.run(value, msg, node.node, depth);
+    } catch (e) {
+      if (e === PLAN_OVER_BUDGET || e instanceof StructJsonError) throw GIVE_UP;
+      throw e;
+    }
+    return w.text;
+  }
+
+  /** The call's options with nobody listening, for the walks it makes itself. */
+  private get silent(): StructToJsonOptions {
+    this.silentOptions ??= { ...this.opts, onDiagnostic: ignoreDiagnostics };
+    return this.silentOptions;
   }
 
   private charge(units: number): void {

@@ -28,8 +28,6 @@
 // does); below it, no call can run out of budget, and every answer is the
 // engine's (see ./writer-plan.ts).
 
-import type { JsonObject } from "@bufbuild/protobuf";
-import type { Value } from "@bufbuild/protobuf/wkt";
 import type { DiagnosticCode } from "../diagnostics.js";
 import type { PatternEngine } from "../patterns/engine.js";
 import {
@@ -41,7 +39,6 @@ import {
 import { probeSignature } from "../schema/object-info.js";
 import { jsonString } from "./exact-number-text.js";
 import { numberOutput, numberText, plainNumberText } from "./number-output.js";
-import { MessageProbe, PlainProbe } from "./object-probes.js";
 import {
   MAX_PLAN_VIEWS,
   type NodePlan,
@@ -571,87 +568,6 @@ class Interpreter extends ValueWriter<ProgramNode> {
     for (let i = 0; i < items.length; i++) {
       if (i > 0) text += ",";
       text += this.value(p.elements[Math.min(i, last)]!, items[i], depth);
-    }
-    return `${text}]`;
-  }
-}
-
-/**
- * The walk of an object or array a program leaves to the call (its members
- * depend on the content), while nobody listens: every question asked of the
- * call's PlanReader, which charges it as the walk of ./to-json.ts would; its
- * PLAN_OVER_BUDGET, like anything off the happy path, gives the call back.
- */
-export function walkWithReader(
-  reader: PlanReader,
-  options: ProgramOptions,
-  node: SchemaNode,
-  value: Record<string, unknown> | readonly unknown[],
-  msg: boolean,
-  array: boolean,
-  depth: number,
-): string {
-  try {
-    const w = new ReaderWalk(options, msg, reader);
-    const plan = reader.root(node);
-    return array
-      ? w.array(plan, value as readonly unknown[], depth)
-      : w.object(plan, value as Record<string, unknown>, depth);
-  } catch (e) {
-    if (e === PLAN_OVER_BUDGET) throw GIVE_UP;
-    throw e;
-  }
-}
-
-function noNote(): void {}
-
-class ReaderWalk extends ValueWriter<SchemaNode> {
-  constructor(
-    options: ProgramOptions,
-    msg: boolean,
-    private readonly reader: PlanReader,
-  ) {
-    super(options, msg);
-  }
-
-  number(n: SchemaNode, v: number): string {
-    if (v - v !== 0) throw GIVE_UP; // NaN, ±Infinity
-    if (n.isUnknown) return plainNumberText(v);
-    const reading = this.reader.numberReading(n, v, noNote);
-    return numberText(v, numberOutput(v, reading, this.options.decimal, ignore));
-  }
-
-  object(n: SchemaNode, fields: Record<string, unknown>, depth: number): string {
-    if (depth > this.options.depthLimit) throw GIVE_UP;
-    const scope = n.isUnknown
-      ? undefined
-      : this.reader.objectScope(
-          n,
-          this.msg
-            ? new MessageProbe(fields as Record<string, Value>)
-            : new PlainProbe(fields as JsonObject),
-          noNote,
-        );
-    const keys = Object.keys(fields);
-    let text = "{";
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i]!;
-      if (i > 0) text += ",";
-      const child = scope === undefined ? n : scope.child(key);
-      text +=
-        (this.reader.takeKeyText() ?? `${jsonString(key)}:`) +
-        this.value(child, fields[key], depth);
-    }
-    return `${text}}`;
-  }
-
-  array(n: SchemaNode, items: readonly unknown[], depth: number): string {
-    if (depth > this.options.depthLimit) throw GIVE_UP;
-    const scope = n.isUnknown ? undefined : this.reader.arrayScope(n, items.length, noNote);
-    let text = "[";
-    for (let i = 0; i < items.length; i++) {
-      if (i > 0) text += ",";
-      text += this.value(scope === undefined ? n : scope.child(i), items[i], depth);
     }
     return `${text}]`;
   }
