@@ -263,6 +263,84 @@ describe("every mode writes what the engine writes", () => {
       { numRuns: 150, seed: 1616 },
     );
   });
+  test("seeded random value-dependent unions (discriminators, conditionals, nullable refs)", () => {
+    const keys = fc.constantFrom("kind", "a", "b", "__proto__", "n");
+    const numberLeaf = fc.constantFrom<unknown>(
+      { type: "integer" },
+      { type: "number" },
+      { type: ["integer", "null"] },
+      {},
+      { $ref: "#/$defs/Int" },
+    );
+    const objectArb = (tie: (k: string) => fc.Arbitrary<unknown>) =>
+      fc.record(
+        {
+          type: fc.constant("object"),
+          properties: fc.dictionary(keys, tie("node"), { maxKeys: 3 }),
+          required: fc.array(keys, { maxLength: 2 }),
+          additionalProperties: fc.oneof(fc.constant(true), tie("node")),
+        },
+        { requiredKeys: ["properties"] },
+      );
+    const schemaArb = fc.letrec((tie) => ({
+      node: fc.oneof(
+        { depthSize: "small" },
+        numberLeaf,
+        objectArb(tie),
+        fc
+          .record({ anyOf: fc.tuple(objectArb(tie), fc.constant({ type: "null" })) })
+          .map((r) => ({ anyOf: [...r.anyOf] })),
+        fc.tuple(objectArb(tie), objectArb(tie)).map(([x, y]) => ({
+          oneOf: [
+            {
+              ...(x as object),
+              properties: { ...(x as { properties: object }).properties, kind: { const: "x" } },
+            },
+            {
+              ...(y as object),
+              properties: { ...(y as { properties: object }).properties, kind: { const: "y" } },
+            },
+          ],
+        })),
+        fc.record({
+          if: fc.constant({ properties: { kind: { const: "x" } }, required: ["kind"] }),
+          // biome-ignore lint/suspicious/noThenProperty: the JSON Schema keyword
+          then: objectArb(tie),
+          else: objectArb(tie),
+        }),
+        fc.record({ dependentSchemas: fc.dictionary(keys, objectArb(tie), { maxKeys: 2 }) }),
+        fc.record({ items: tie("node") }),
+      ),
+    })).node;
+    const viewsBefore = writerPlans.written.views;
+    const valueArb = fc.letrec((tie) => ({
+      v: fc.oneof(
+        { depthSize: "small" },
+        fc.constantFrom<unknown>(1, 2.5, -0, 2 ** 60, null, "x", "y", true),
+        fc.dictionary(keys, tie("v"), { maxKeys: 4 }),
+        fc.array(tie("v"), { maxLength: 3 }),
+      ),
+    })).v;
+    fc.assert(
+      fc.property(
+        schemaArb,
+        fc.array(fc.dictionary(keys, valueArb, { maxKeys: 4 }), { minLength: 1, maxLength: 3 }),
+        fc.constantFrom<Partial<StructToJsonOptions>>({}, { wholeFloats: "integer" }),
+        (s, calls, opts) => {
+          const schema = {
+            $defs: { Int: { type: "integer" } },
+            type: "object",
+            properties: { p: s, q: { items: s } },
+          } as JsonSchema;
+          // Several calls through one schema: programs and views built by one call serve the next.
+          for (const args of calls) expectSame({ p: args, q: [args, args] }, schema, opts);
+        },
+      ),
+      { numRuns: Number(process.env.WRITER_RUNS ?? 120), seed: 2026 },
+    );
+    // The cases reach the view programs, not only the walk.
+    expect(writerPlans.written.views).toBeGreaterThan(viewsBefore);
+  });
 });
 
 describe("generated code is safe and bounded", () => {
