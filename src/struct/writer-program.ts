@@ -455,20 +455,17 @@ export function interpretProgram(
 }
 
 /**
- * A recursive writer that gives up on anything off the happy path: the value
- * forms (JsonObject / message) unwrapped once for both node sources below.
+ * The program interpreted (runtimes that refuse generated code): a recursive
+ * writer, at most MAX_COMPILED_DEPTH deep, that gives up on anything off the
+ * happy path.
  */
-abstract class ValueWriter<N> {
+class Interpreter {
   constructor(
-    protected readonly options: ProgramOptions,
-    protected readonly msg: boolean,
+    private readonly options: ProgramOptions,
+    private readonly msg: boolean,
   ) {}
 
-  abstract number(n: N, v: number): string;
-  abstract object(n: N, fields: Record<string, unknown>, depth: number): string;
-  abstract array(n: N, items: readonly unknown[], depth: number): string;
-
-  value(n: N, v: unknown, depth: number): string {
+  value(n: ProgramNode, v: unknown, depth: number): string {
     if (this.msg) {
       const kind = (v as { kind?: { case?: unknown; value?: unknown } } | undefined)?.kind;
       const x = kind?.value;
@@ -514,10 +511,7 @@ abstract class ValueWriter<N> {
     }
     throw GIVE_UP;
   }
-}
 
-/** The program interpreted (runtimes that refuse generated code). */
-class Interpreter extends ValueWriter<ProgramNode> {
   /** An object or array the program leaves to the call. */
   private walk(
     n: ProgramNode,
