@@ -567,6 +567,59 @@ describe("objects of value-dependent unions are written by a program per view", 
     }
   });
 
+  test.each([
+    // A nullable $ref (Pydantic's Optional[Model]): `required` only asks whether `start` is present.
+    {
+      name: "a required member's value",
+      schema: {
+        properties: {
+          r: {
+            anyOf: [
+              {
+                type: "object",
+                properties: { start: { type: "integer" }, end: { type: "integer" } },
+                required: ["start"],
+              },
+              { type: "null" },
+            ],
+          },
+        },
+      },
+      member: (i: number) => ({ start: i, end: 2 ** 60 + i * 4096 }),
+      contents: 1,
+    },
+    // A discriminator's value picks the branch: each value is a content of its own.
+    {
+      name: "a discriminator's value",
+      schema: {
+        properties: {
+          r: {
+            oneOf: [
+              { properties: { kind: { const: "a" }, n: { type: "integer" } }, required: ["kind"] },
+              { properties: { kind: { const: "b" }, n: { type: "number" } }, required: ["kind"] },
+            ],
+          },
+        },
+      },
+      member: (i: number) => ({ kind: i % 2 === 0 ? "a" : "b", n: i }),
+      contents: 2,
+    },
+  ])("view contents: objects differing only in $name", ({ schema, member, contents }) => {
+    // Only what a branch predicate reads makes a content: a value asked only for its presence does not.
+    const compiled = compileSchema(schema as JsonSchema);
+    const program = programOf(rootNode(compiled), undefined)!;
+    const node = program.nodes.find((n) => n.views !== undefined)!;
+    expect(node.views!.valued).toEqual([schema.properties.r.anyOf === undefined]);
+    for (let i = 0; i < 50; i++) {
+      const args = { r: member(i) };
+      setMode("engine");
+      const expected = structToJson(args as never, compiled);
+      setMode("generated");
+      expect(structToJson(args as never, compiled)).toBe(expected);
+    }
+    expect(node.views!.contents.size).toBe(contents);
+  });
+
   test("view programs count in the call's budget: near CALL_BUDGET every mode agrees with the engine", () => {
     // A program total near the budget, plus objects of many contents: each content's first object
     // adds its question; past the budget the call must be walked, never written differently.

@@ -39,12 +39,22 @@ export interface DynamicDisjunction {
   readonly allKey: string;
 }
 
-/** What objectScope needs of a node. */
-export interface ObjectInfo {
-  readonly notes: number;
-  readonly dynamic: readonly DynamicDisjunction[];
+/** The members an object's dynamic predicates look at: what {@link probeSignature} reads. */
+export interface ProbeKeys {
   /** The member keys the dynamic predicates look at, in a fixed order. */
   readonly keys: readonly string[];
+  /**
+   * For each of `keys`, whether a predicate reads its value (`const`, `enum`,
+   * a discriminator); false: they only ask whether it is present (`required`),
+   * so objects that differ only in its value get the same verdicts.
+   */
+  readonly valued: readonly boolean[];
+}
+
+/** What objectScope needs of a node. */
+export interface ObjectInfo extends ProbeKeys {
+  readonly notes: number;
+  readonly dynamic: readonly DynamicDisjunction[];
   /**
    * Every member name a schema object in place here declares in `properties`
    * (through every branch, kept or not), or undefined when some has
@@ -105,6 +115,7 @@ export function computeObjectInfo(node: NodeBase, work: Work): ObjectInfo {
   let notes = 0;
   const dynamic: DynamicDisjunction[] = [];
   const keys = new Set<string>();
+  const valued = new Set<string>();
   traverse(
     node,
     work,
@@ -118,7 +129,7 @@ export function computeObjectInfo(node: NodeBase, work: Work): ObjectInfo {
       if (predicates.every((p) => typeof p === "boolean")) return kept;
       const count = d.branches.length;
       const keptSet = new Set(kept);
-      for (const p of predicates) predicateKeys(p, keys);
+      for (const p of predicates) predicateKeys(p, keys, valued);
       work.charge(count);
       dynamic.push({
         disjunction: d,
@@ -134,6 +145,7 @@ export function computeObjectInfo(node: NodeBase, work: Work): ObjectInfo {
     notes: notes | work.notes,
     dynamic,
     keys: [...keys],
+    valued: [...keys].map((k) => valued.has(k)),
     named: namedMembers(node, work),
   };
 }
@@ -184,11 +196,17 @@ export function computeArrayInfo(node: NodeBase, work: Work): ArrayInfo {
 }
 
 /** The parts of an object value the dynamic predicates look at, as one string (equal strings: equal verdicts). */
-export function probeSignature(keys: readonly string[], probe: ObjectProbe): string {
+export function probeSignature(on: ProbeKeys, probe: ObjectProbe): string {
   let out = "";
-  for (const k of keys) {
+  const { keys, valued } = on;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
     if (!probe.has(k)) {
       out += "a";
+      continue;
+    }
+    if (!valued[i]) {
+      out += "p";
       continue;
     }
     const v = probe.primitive(k);

@@ -140,18 +140,25 @@ export function objectValuesPredicate(values: readonly unknown[]): Predicate {
   return or(alts);
 }
 
-/** Adds to `out` every member key an object predicate looks at (its answer depends on nothing else). */
-export function predicateKeys(p: Predicate, out: Set<string>): void {
+/**
+ * Adds to `out` every member key an object predicate looks at (its answer
+ * depends on nothing else), and to `valued` those whose value it reads
+ * (the others it only asks whether they are present).
+ */
+export function predicateKeys(p: Predicate, out: Set<string>, valued: Set<string>): void {
   if (typeof p === "boolean") return;
   switch (p.t) {
     case "and":
     case "or":
-      for (const x of p.items) predicateKeys(x, out);
+      for (const x of p.items) predicateKeys(x, out, valued);
       return;
     case "has":
+      out.add(p.key);
+      return;
     case "member":
     case "disc":
       out.add(p.key);
+      valued.add(p.key);
       return;
     default:
       return;

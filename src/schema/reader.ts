@@ -310,7 +310,7 @@ export class SchemaReader {
       note("schema-too-complex");
       return EMPTY_OBJECT_SCOPE;
     }
-    const signature = probeSignature(info.keys, probe);
+    const signature = probeSignature(info, probe);
     const selection = this.recall(
       this.mapOf(node, "selections"),
       signature,

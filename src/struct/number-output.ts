@@ -59,9 +59,14 @@ export function numberOutput(
   }
 }
 
-/** The text of a finite number as JSON.stringify writes it (-0 is "0"). */
+/**
+ * The text of a finite number as JSON.stringify writes it (-0 is "0").
+ * Whole numbers outside V8's small-integer range go through
+ * {@link digitsText}: the same text, made faster (see there).
+ */
 export function plainNumberText(v: number): string {
-  return v === 0 ? "0" : `${v}`;
+  if (v <= SMALL_MAX && v >= SMALL_MIN) return v === 0 ? "0" : `${v}`;
+  return v < TWO_54 && v > -TWO_54 && Number.isInteger(v) ? digitsText(v) : `${v}`;
 }
 
 /** The decimal literal of a whole number below 1e21 ({@link AS_DECIMAL}). */
@@ -70,17 +75,23 @@ export function decimalText(v: number): string {
 }
 
 /**
- * The exact digits of a whole float64 ({@link AS_DIGITS}). Below 2^54 the
- * spacing of float64s is at most 2, so JS's shortest round-trip text is the
- * integer itself; above, it may be padded with zeros (2**60 is
- * "1152921504606847000"), and `BigInt(v).toString()` is the fastest exact
- * form measured (46–85 ns, against 90–188 ns for `String(v)`).
+ * The exact digits of a whole float64 ({@link AS_DIGITS}), and the text of
+ * any whole number below 2^54 (where JS's shortest round-trip text is the
+ * integer itself, float64s being at most 2 apart). Above 2^54 `String(v)`
+ * may pad with zeros (2**60 is "1152921504606847000"). Outside V8's small
+ * integers, `BigInt(v).toString()` is the fastest exact form measured at
+ * any size (65–130 ns on distinct values, against 120–300 ns for
+ * `String(v)`, which also shares a small per-isolate cache that two numbers
+ * of one call can keep evicting from each other).
  */
 export function digitsText(v: number): string {
-  return v < TWO_54 && v > -TWO_54 ? `${v}` : BigInt(v).toString();
+  return v <= SMALL_MAX && v >= SMALL_MIN ? `${v}` : BigInt(v).toString();
 }
 
 const TWO_54 = 2 ** 54;
+/** V8's small integers (31 bits where pointers are compressed): their text is quick and cached. */
+const SMALL_MAX = 2 ** 30 - 1;
+const SMALL_MIN = -(2 ** 30);
 
 /** The text of `v` for `output`. */
 export function numberText(v: number, output: NumberOutput): string {

@@ -20,7 +20,7 @@
 
 import { runtimeAllowsCode } from "../code-generation.js";
 import { jsonString } from "./exact-number-text.js";
-import { decimalText, digitsText } from "./number-output.js";
+import { decimalText, digitsText, plainNumberText } from "./number-output.js";
 import {
   GIVE_UP,
   type Program,
@@ -107,6 +107,7 @@ function generate(program: Program): GeneratedWriter | undefined {
       "N",
       "D",
       "Z",
+      "T",
       "G",
       "isArray",
       "keysOf",
@@ -119,6 +120,7 @@ function generate(program: Program): GeneratedWriter | undefined {
       slowNumberText,
       decimalText,
       digitsText,
+      plainNumberText,
       GIVE_UP,
       Array.isArray,
       Object.keys,
@@ -134,20 +136,20 @@ function generate(program: Program): GeneratedWriter | undefined {
 function numberFunction(n: ProgramNode): string {
   const id = n.id;
   if (n.unknown) {
-    return `function n${id}(x) { if (x - x === 0) return x === 0 ? "0" : "" + x; throw G; }`;
+    return `function n${id}(x) { if (x - x === 0) return T(x); throw G; }`;
   }
   let whole = "";
   if (!n.wholeNotes) {
     switch (n.whole) {
       case 0:
       case 1:
-        whole = 'return x === 0 ? "0" : "" + x;';
+        whole = "return Z(x);";
         break;
       case 2:
-        whole = 'return dec ? D(x) : x === 0 ? "0" : "" + x;';
+        whole = "return dec ? D(x) : Z(x);";
         break;
       default:
-        whole = 'if (!lis) return x === 0 ? "0" : "" + x;';
+        whole = "if (!lis) return Z(x);";
     }
   }
   // Beyond ±2^53: *unknown* writes JS's text; *integer* and *ambiguous* the exact digits (their codes only while someone listens).

@@ -36,7 +36,12 @@ import {
   UNKNOWN_NODE,
 } from "../schema/index.js";
 import { type Costed, K_COMPLEX, K_UNDECIDED, NodeBase } from "../schema/nodes.js";
-import { type ArrayInfo, type ObjectInfo, probeSignature } from "../schema/object-info.js";
+import {
+  type ArrayInfo,
+  type ObjectInfo,
+  type ProbeKeys,
+  probeSignature,
+} from "../schema/object-info.js";
 import type { SchemaSource } from "../schema/walk.js";
 import { jsonString } from "./exact-number-text.js";
 
@@ -97,10 +102,8 @@ export interface MemberTable extends Answer {
   unnamed: ChildAnswer | undefined;
 }
 
-interface ObjectAnswer extends MemberTable {
+interface ObjectAnswer extends MemberTable, ProbeKeys {
   readonly scope: number;
-  /** SCOPE_VIEWS: the members the dynamic predicates look at. */
-  readonly keys: readonly string[];
   /** SCOPE_VIEWS: a member table per probe signature (at most MAX_PLAN_VIEWS). */
   readonly views: Map<string, MemberTable>;
 }
@@ -283,7 +286,7 @@ export class PlanReader implements SchemaSource {
    * by `use`.
    */
   private viewOf(a: ObjectAnswer, plan: NodePlan, probe: ObjectProbe): MemberTable {
-    const signature = probeSignature(a.keys, probe);
+    const signature = probeSignature(a, probe);
     let view = a.views.get(signature);
     if (view === undefined) {
       const r = this.fresh();
@@ -316,10 +319,10 @@ export class PlanReader implements SchemaSource {
    * look at when an object's members there depend on its content (a
    * value-dependent union) and each view names its members; else undefined.
    */
-  viewKeys(plan: NodePlan): readonly string[] | undefined {
+  viewKeys(plan: NodePlan): ProbeKeys | undefined {
     if (plan.object === undefined) plan.object = this.planObject(plan.node);
     const a = plan.object;
-    return a.scope === SCOPE_VIEWS && a.named !== undefined ? a.keys : undefined;
+    return a.scope === SCOPE_VIEWS && a.named !== undefined ? a : undefined;
   }
 
   /**
@@ -354,6 +357,7 @@ export class PlanReader implements SchemaSource {
       scope,
       named: info?.named,
       keys: info?.keys ?? [],
+      valued: info?.valued ?? [],
       members: new Map(),
       unnamed: undefined,
       views: new Map(),

@@ -36,7 +36,7 @@ import {
   type SchemaNode,
   UNKNOWN_NODE,
 } from "../schema/index.js";
-import { probeSignature } from "../schema/object-info.js";
+import { type ProbeKeys, probeSignature } from "../schema/object-info.js";
 import { jsonString } from "./exact-number-text.js";
 import { numberOutput, numberText, plainNumberText } from "./number-output.js";
 import {
@@ -98,9 +98,7 @@ export interface ArrayProgram {
  * branch predicates see, what its first object costs a call and the program
  * of the branches it selects (one per selection, at most MAX_PLAN_VIEWS).
  */
-export interface ViewPrograms {
-  /** The members the predicates look at (see probeSignature). */
-  readonly keys: readonly string[];
+export interface ViewPrograms extends ProbeKeys {
   readonly plan: NodePlan;
   /** By probe signature; emptied when it reaches MAX_VIEW_CONTENTS (its entries are remade on demand). */
   readonly contents: Map<string, ViewContent>;
@@ -183,8 +181,8 @@ export function viewContentOf(
   patterns: PatternEngine | undefined,
 ): ViewContent {
   const last = views.last;
-  if (last !== undefined && sameContent(last.values, views.keys, probe)) return last;
-  const signature = probeSignature(views.keys, probe);
+  if (last !== undefined && sameContent(last.values, views, probe)) return last;
+  const signature = probeSignature(views, probe);
   let c = views.contents.get(signature);
   if (c === undefined) {
     const question = viewQuestion(views.plan, probe, signature, patterns);
@@ -195,7 +193,7 @@ export function viewContentOf(
       views.programs.set(question.selection, p);
     }
     c = {
-      values: views.keys.map((k) => memberContent(probe, k)),
+      values: views.keys.map((k, i) => memberContent(probe, k, views.valued[i]!)),
       question,
       view: p ?? undefined,
       stamp: 0,
@@ -209,23 +207,22 @@ export function viewContentOf(
 
 /** What a probe says of a member absent from the object. */
 const ABSENT: unique symbol = Symbol("absent");
+/** What a probe says of a member present whose value no predicate reads. */
+const PRESENT: unique symbol = Symbol("present");
 
-/** What the probe gives for member `key`: its primitive, undefined for a container, ABSENT. */
-function memberContent(probe: ObjectProbe, key: string): unknown {
-  return probe.has(key) ? probe.primitive(key) : ABSENT;
+/** What the probe gives for member `key`: its primitive (`valued`), undefined for a container, PRESENT, ABSENT. */
+function memberContent(probe: ObjectProbe, key: string, valued: boolean): unknown {
+  return probe.has(key) ? (valued ? probe.primitive(key) : PRESENT) : ABSENT;
 }
 
 /**
  * Whether `probe` gives `values` for `keys`: then its probe signature is that
  * of the content `values` came from (equal primitives write equal signatures).
  */
-function sameContent(
-  values: readonly unknown[],
-  keys: readonly string[],
-  probe: ObjectProbe,
-): boolean {
+function sameContent(values: readonly unknown[], on: ProbeKeys, probe: ObjectProbe): boolean {
+  const { keys, valued } = on;
   for (let i = 0; i < keys.length; i++) {
-    if (memberContent(probe, keys[i]!) !== values[i]) return false;
+    if (memberContent(probe, keys[i]!, valued[i]!) !== values[i]) return false;
   }
   return true;
 }
@@ -323,7 +320,14 @@ function buildProgram(
       } else {
         const keys = reader.viewKeys(plan);
         if (keys !== undefined) {
-          n.views = { keys, plan, contents: new Map(), last: undefined, programs: new Map() };
+          n.views = {
+            keys: keys.keys,
+            valued: keys.valued,
+            plan,
+            contents: new Map(),
+            last: undefined,
+            programs: new Map(),
+          };
         }
       }
       // A view program's root only writes that view's object.
