@@ -282,19 +282,21 @@ function arrayFunction(n: ProgramNode, form: "p" | "m"): string {
     `function a${id}${form}(a, d) {`,
     "  if (d > lim) throw G;",
     p.notes ? "  if (lis) throw G;" : "",
-    // The length is read at each element, as the text code does.
-    "  const o = [];",
-    "  for (let i = 0; i < a.length; i++) {",
+    // Sized once (a growing array holds spare room: heap); the length is read at each element, as
+    // the text code does, so an array that changed meanwhile ends where the text would.
+    "  const o = new Array(a.length);",
+    "  let i = 0;",
+    "  for (; i < a.length; i++) {",
   ];
   if (last === 0) {
-    lines.push(`    o.push(v${p.elements[0]!.id}${form}(a[i], d));`);
+    lines.push(`    o[i] = v${p.elements[0]!.id}${form}(a[i], d);`);
   } else {
     lines.push("    switch (i) {");
     for (let i = 0; i < last; i++) {
-      lines.push(`      case ${i}: o.push(v${p.elements[i]!.id}${form}(a[i], d)); break;`);
+      lines.push(`      case ${i}: o[i] = v${p.elements[i]!.id}${form}(a[i], d); break;`);
     }
-    lines.push(`      default: o.push(v${p.elements[last]!.id}${form}(a[i], d));`, "    }");
+    lines.push(`      default: o[i] = v${p.elements[last]!.id}${form}(a[i], d);`, "    }");
   }
-  lines.push("  }", "  return o;", "}");
+  lines.push("  }", "  if (o.length !== i) o.length = i;", "  return o;", "}");
   return lines.join("\n");
 }
