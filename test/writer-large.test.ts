@@ -344,3 +344,26 @@ describe("the form follows the size of the schema's last output", () => {
     }
   });
 });
+
+describe("spliceMarkers: every marker once, in order, whole; anything else is a look-alike", () => {
+  const M = "\u0080";
+  const cases: [string, string, string[], string | undefined][] = [
+    ["in order", `[1,"${M}0",2,"${M}1",{"a":"${M}2"}]`, ["10", "2.0", "3"], '[1,10,2,2.0,{"a":3}]'],
+    ["none", '["a"]', [], '["a"]'],
+    ["U+0080 inside data is data", `["x${M}0","${M}0"]`, ["7"], `["x${M}0",7]`],
+    ["out of order", `["${M}1","${M}0"]`, ["7", "8"], undefined],
+    ["a look-alike after the last", `["${M}0","${M}0"]`, ["7"], undefined],
+    ["a look-alike of another index", `["${M}0","${M}5"]`, ["7"], undefined],
+    ["leading zero", `["${M}00"]`, ["7"], undefined],
+    ["index 1 as 01", `["${M}0","${M}01"]`, ["7", "8"], undefined],
+    ["no digits", `["${M}"]`, ["7"], undefined],
+    ["more after the digits", `["${M}0x"]`, ["7"], undefined],
+    ["a marker missing", '["a"]', ["7"], undefined],
+  ];
+  for (const [name, json, texts, expected] of cases) {
+    test(name, async () => {
+      const { spliceMarkers } = await import("../src/struct/exact-number-text.js");
+      expect(spliceMarkers(json, M, texts)).toBe(expected);
+    });
+  }
+});
