@@ -7,6 +7,7 @@
 // JSON.stringify takes, both Struct forms. The form is chosen by the size of
 // the schema's last output.
 import { afterEach, describe, expect, test, vi } from "vitest";
+import { rowSetSchema } from "../bench/payloads.js";
 import type { JsonSchema } from "../src/schema/json-schema.js";
 
 type RawJson = { rawJSON?: unknown; isRawJSON?: unknown };
@@ -126,27 +127,8 @@ function expectAll(
   return pkg.compiledOutput.values - before;
 }
 
-/** A database row set: [id above 2^53, int, float (every 3rd whole), string, bool, null]. */
-const rowSchema: JsonSchema = {
-  $defs: {
-    Row: {
-      prefixItems: [
-        { type: "integer" },
-        { type: "integer" },
-        { type: "number" },
-        { type: "string" },
-        { type: "boolean" },
-        { anyOf: [{ type: "integer" }, { type: "null" }] },
-      ],
-      type: "array",
-    },
-  },
-  properties: {
-    rows: { items: { $ref: "#/$defs/Row" }, type: "array" },
-    row_count: { type: "integer" },
-  },
-  type: "object",
-};
+/** The benchmark's row set schema: [id above 2^53, int, float (whole ones `1.0`), string, bool, null] per row. */
+const rowSchema: JsonSchema = rowSetSchema;
 
 /** `n` rows and their exact JSON text (ids 2^60 + 1024·i are float64s whose digits JS's own text pads). */
 function rowSet(n: number, word = "row"): { args: Record<string, unknown>; text: string } {
