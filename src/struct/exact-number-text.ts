@@ -63,17 +63,31 @@ export function spliceMarkers(
   // Marker k must be the next occurrence, whole; any other occurrence, or one
   // more after the last, means a data string looked like a marker. String
   // concatenation builds a rope: far cheaper here than split/join or an array
-  // of parts (measured on a 5 MB row set).
+  // of parts (measured on a 5 MB row set). The index is read as digits in
+  // place (no string per marker).
   let out = "";
   let from = 0;
   const skip = start.length;
   for (let k = 0; k < texts.length; k++) {
     const at = json.indexOf(start, from);
     if (at === -1) return undefined;
-    const tail = `${k}"`;
-    if (!json.startsWith(tail, at + skip)) return undefined;
+    const digits = at + skip;
+    let end = digits;
+    let n = 0;
+    for (let c = json.charCodeAt(end); c >= 48 && c <= 57; c = json.charCodeAt(++end)) {
+      n = n * 10 + (c - 48);
+    }
+    // Exactly `${k}"`: digits, no leading zero, then the closing quote.
+    if (
+      n !== k ||
+      end === digits ||
+      (end - digits > 1 && json.charCodeAt(digits) === 48) ||
+      json.charCodeAt(end) !== 34
+    ) {
+      return undefined;
+    }
     out += json.slice(from, at) + texts[k];
-    from = at + skip + tail.length;
+    from = end + 1;
   }
   if (json.indexOf(start, from) !== -1) return undefined;
   return out + json.slice(from);

@@ -38,6 +38,7 @@ import {
   objectExactTexts,
   writeJsonText,
 } from "./exact-number-text.js";
+import { NATIVE_STRINGIFY_DEPTH } from "./large-output.js";
 import {
   checkJsonObject,
   indentString,
@@ -108,13 +109,6 @@ function isStructMessage(x: unknown): x is Struct {
     !Array.isArray((x as { fields?: unknown }).fields)
   );
 }
-
-/**
- * The deepest walked value handed to the native `JSON.stringify`, which
- * recurses (on Node 20–24 it overflows the stack below 5,000 levels); deeper
- * values are written by our iterative {@link writeJsonText}.
- */
-const NATIVE_STRINGIFY_DEPTH = 256;
 
 function writeStruct(
   fields: Record<string, unknown>,

@@ -60,7 +60,7 @@ export function generatedWriter(program: Program): GeneratedWriter | undefined {
 const MAX_SAFE = "9007199254740991";
 
 /** A JS string literal for `s` (JSON text is one, once the two line separators JSON leaves raw are escaped). */
-function literal(s: string): string {
+export function literal(s: string): string {
   return JSON.stringify(s)
     .replace(/\u2028/g, "\\u2028")
     .replace(/\u2029/g, "\\u2029");

@@ -1,0 +1,61 @@
+// The writer's test corpus through the compiled writer's value form (issue
+// 16: large outputs built as a plain value for the native JSON.stringify,
+// ./src/struct/writer-code-value.ts), forced for every call whatever its
+// size: with the runtime's JSON.rawJSON where it has one, and with markers
+// (JSON.rawJSON hidden while the package is loaded). Each test file is loaded
+// afresh, so its own exact expectations (text, diagnostics, paths, errors)
+// must hold through the value form too.
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+
+const CORPUS = [
+  "./to-json.test.js",
+  "./to-json-depth.test.js",
+  "./to-json-forged-message.test.js",
+  "./to-json-canary.test.js",
+  "./hostile-struct.test.js",
+  "./options.test.js",
+  "./golden-contract.test.js",
+  "./vectors/decoder-vectors.test.js",
+  "./writer-compiled.test.js",
+] as const;
+
+type RawJson = { rawJSON?: unknown; isRawJSON?: unknown };
+const json = JSON as unknown as RawJson;
+const runtimeHasRawJson = typeof json.rawJSON === "function";
+
+for (const texts of ["runtime", "markers"] as const) {
+  describe(`value form, exact texts: ${texts}`, async () => {
+    vi.resetModules();
+    const saved = { rawJSON: json.rawJSON, isRawJSON: json.isRawJSON };
+    // The package looks JSON.rawJSON up once, when loaded: hide it only meanwhile.
+    if (texts === "markers") {
+      delete json.rawJSON;
+      delete json.isRawJSON;
+    }
+    let nativeJsonText: unknown;
+    try {
+      ({ nativeJsonText } = await import("../src/struct/native-json-text.js"));
+    } finally {
+      if (saved.rawJSON !== undefined) json.rawJSON = saved.rawJSON;
+      if (saved.isRawJSON !== undefined) json.isRawJSON = saved.isRawJSON;
+    }
+    const { compiledOutput } = await import("../src/struct/large-output.js");
+    let before = 0;
+    beforeAll(() => {
+      before = compiledOutput.values;
+      compiledOutput.form = "value";
+    });
+    afterAll(() => {
+      compiledOutput.form = "auto";
+    });
+    for (const file of CORPUS) {
+      describe(file, async () => {
+        await import(file);
+      });
+    }
+    test("the value form wrote, with the exact texts asked for", () => {
+      expect(compiledOutput.values).toBeGreaterThan(before);
+      expect(nativeJsonText !== undefined).toBe(texts === "runtime" && runtimeHasRawJson);
+    });
+  });
+}
