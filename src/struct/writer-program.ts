@@ -17,9 +17,9 @@
 // non-finite or unset value, a malformed message, a nesting past the limit.
 // So every error, diagnostic and path is the one the walk gives. Objects of
 // value-dependent unions are written by a program per view (see
-// ./writer-call.ts). Outputs of any size are written as text: measured on
-// a 5 MB row set, faster than the walk's native JSON.stringify on Node 22 and
-// 24 (1.5-2×) and as fast on Node 20.
+// ./writer-call.ts). The interpreter writes text at any size; generated
+// code writes a schema's large outputs as a plain value for the native
+// JSON.stringify instead (./writer-code-value.ts, chosen in ./writer-call.ts).
 //
 // Budget: a program is built by one PlanReader that asks every question the
 // program can answer once, so its total is the most any call through the
