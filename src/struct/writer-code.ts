@@ -67,64 +67,117 @@ export function literal(s: string): string {
 }
 
 function generate(program: Program): GeneratedWriter | undefined {
+  return generateCode<GeneratedWriter>(program, textEmitter);
+}
+
+/**
+ * What one kind of generated writer puts at the leaves and containers: the
+ * text writer here, the value writer of ./writer-code-value.ts. Everything
+ * else (the module, its settings, the number and value dispatch, the limits)
+ * is generated once, by {@link generateCode}.
+ */
+export interface CodeEmitter {
+  /** Module settings beyond `dec, lis, lim, call`, each with the option it is set from (e.g. ["T", "o.exact"]). */
+  readonly settings: readonly (readonly [string, string])[];
+  /** Extra module-level lines (helpers the node functions call). */
+  readonly preamble: readonly string[];
+  /** The method of the call that writes an object or array the program leaves to it. */
+  readonly walk: string;
+  /** Parameters of the generated module beyond the shared ones, with their values. */
+  readonly params: readonly (readonly [string, unknown])[];
+  /** Number leaves: expressions of `x` (a finite number). */
+  readonly numbers: {
+    /** A whole number within ±2^53, written as JSON.stringify would. */
+    readonly whole: string;
+    /** Any finite number at an unknown node. */
+    readonly unknown: string;
+    /** A number that is not whole (no code, no exact text). */
+    readonly fraction: string;
+    /** A whole number as a decimal literal (`1.0`). */
+    readonly decimal: string;
+    /** A whole number beyond ±2^53 as its exact digits. */
+    readonly digits: string;
+    /** The arguments after `(x, reading, notes` of the slow path N. */
+    readonly slow: string;
+  };
+  /** String, boolean and null leaves: expressions of `x`. */
+  readonly leaves: { readonly string: string; readonly boolean: string; readonly null: string };
+  /** Objects: the lines before the member loop; after it (the return). */
+  readonly objectStart: string;
+  readonly objectEnd: string;
+  /**
+   * The statement for member `k` (the `i`th key of the object) whose value
+   * is the expression `value`; `key` and `keyText` (the key as JSON text with
+   * its colon) are undefined for a key the node does not name.
+   */
+  member(keyText: string | undefined, key: string | undefined, value: string): string;
+  /** Arrays: the lines before the element loop (over `i`, declared before it); after it. */
+  readonly arrayStart: string;
+  readonly arrayEnd: string;
+  /** The statement for element `i` whose value is the expression `value`. */
+  element(value: string): string;
+}
+
+/**
+ * The module `emit` describes for `program`, compiled: its `write(fields,
+ * msg, options, depth)`; undefined where the program is past the limits or
+ * the runtime refuses the code.
+ */
+export function generateCode<W>(program: Program, emit: CodeEmitter): W | undefined {
   if (program.nodes.length > MAX_CODE_NODES || program.members > MAX_CODE_MEMBERS) {
     return undefined;
   }
   const keyMaps: ReadonlyMap<string, number>[] = [];
+  const settings: (readonly [string, string])[] = [
+    ["dec", "o.decimal"],
+    ["lis", "o.listening"],
+    ["lim", "o.depthLimit"],
+    ["call", "o"],
+    ...emit.settings,
+  ];
+  const saved = settings.map(([name], i) => `${name} = s${i};`).join(" ");
   const parts: string[] = [
     '"use strict";',
-    "let dec = false, lis = false, lim = 0, call;",
+    `let ${settings.map(([name]) => name).join(", ")};`,
     // An object or array the program leaves to the call (a view program, or the walk).
-    "function W(id, v, msg, array, d) { return call.walk(P[id], v, msg, array, d); }",
+    `function W(id, v, msg, array, d) { return call.${emit.walk}(P[id], v, msg, array, d); }`,
+    ...emit.preamble,
   ];
   for (const n of program.nodes) {
-    parts.push(numberFunction(n));
+    parts.push(numberFunction(n, emit));
     for (const form of ["p", "m"] as const) {
-      parts.push(valueFunction(n, form));
-      parts.push(objectFunction(n, form, keyMaps));
-      parts.push(arrayFunction(n, form));
+      parts.push(valueFunction(n, form, emit));
+      parts.push(objectFunction(n, form, keyMaps, emit));
+      parts.push(arrayFunction(n, form, emit));
     }
   }
   parts.push(
     "return function write(fields, msg, o, depth) {",
-    "  const d0 = dec, l0 = lis, m0 = lim, c0 = call;",
-    "  dec = o.decimal; lis = o.listening; lim = o.depthLimit; call = o;",
+    `  const ${settings.map(([name], i) => `s${i} = ${name}`).join(", ")};`,
+    `  ${settings.map(([name, from]) => `${name} = ${from};`).join(" ")}`,
     // The settings are restored on both ways out (a getter in the arguments may call in again).
-    "  let text;",
-    "  try { text = msg ? o0m(fields, depth) : o0p(fields, depth); }",
-    "  catch (e) { dec = d0; lis = l0; lim = m0; call = c0; if (e === G) return undefined; throw e; }",
-    "  dec = d0; lis = l0; lim = m0; call = c0;",
-    "  return text;",
+    "  let out;",
+    "  try { out = msg ? o0m(fields, depth) : o0p(fields, depth); }",
+    `  catch (e) { ${saved} if (e === G) return undefined; throw e; }`,
+    `  ${saved}`,
+    "  return out;",
     "};",
   );
   const source = parts.join("\n");
   if (source.length > MAX_CODE_CHARS) return undefined;
+  const params: (readonly [string, unknown])[] = [
+    ["M", keyMaps],
+    ["P", program.nodes],
+    ["G", GIVE_UP],
+    ["isArray", Array.isArray],
+    ["keysOf", Object.keys],
+    ...emit.params,
+  ];
   try {
-    const factory = new Function(
-      "M",
-      "P",
-      "S",
-      "N",
-      "D",
-      "Z",
-      "T",
-      "G",
-      "isArray",
-      "keysOf",
-      source,
-    ) as (...args: unknown[]) => GeneratedWriter;
-    return factory(
-      keyMaps,
-      program.nodes,
-      jsonString,
-      slowNumberText,
-      decimalText,
-      digitsText,
-      plainNumberText,
-      GIVE_UP,
-      Array.isArray,
-      Object.keys,
-    );
+    const factory = new Function(...params.map(([name]) => name), source) as (
+      ...args: unknown[]
+    ) => W;
+    return factory(...params.map(([, value]) => value));
   } catch (e) {
     // The runtime's probe passed (../code-generation.ts), yet this code was refused: interpret it.
     if (!(e instanceof EvalError)) throw e;
@@ -132,60 +185,97 @@ function generate(program: Program): GeneratedWriter | undefined {
   }
 }
 
-/** `n{id}(x)`: a number's text at the node (finite fast paths inline, the rest through N, the one definition). */
-function numberFunction(n: ProgramNode): string {
+/** The text writer's leaves and containers. */
+const textEmitter: CodeEmitter = {
+  settings: [],
+  preamble: [],
+  walk: "walk",
+  params: [
+    ["S", jsonString],
+    ["N", slowNumberText],
+    ["D", decimalText],
+    ["Z", digitsText],
+    ["T", plainNumberText],
+  ],
+  numbers: {
+    whole: "Z(x)",
+    unknown: "T(x)",
+    fraction: '"" + x',
+    decimal: "D(x)",
+    digits: "Z(x)",
+    slow: "dec, lis",
+  },
+  leaves: { string: "S(x)", boolean: 'x ? "true" : "false"', null: '"null"' },
+  objectStart: '  let s = "{";',
+  objectEnd: '  return s + "}";',
+  // One append per member (separator and key text as one literal): fewer rope nodes to flatten.
+  member: (keyText, _, value) =>
+    keyText === undefined
+      ? `s += (i === 0 ? "" : ",") + S(k) + ":" + ${value};`
+      : `s += (i === 0 ? ${literal(keyText)} : ${literal(`,${keyText}`)}) + ${value};`,
+  arrayStart: '  let s = "[";',
+  arrayEnd: '  return s + "]";',
+  element: (value) => `s += (i === 0 ? "" : ",") + ${value};`,
+};
+
+/** `n{id}(x)`: a number at the node (finite fast paths inline, the rest through N, the one definition). */
+function numberFunction(n: ProgramNode, emit: CodeEmitter): string {
   const id = n.id;
+  const out = emit.numbers;
   if (n.unknown) {
-    return `function n${id}(x) { if (x - x === 0) return T(x); throw G; }`;
+    return `function n${id}(x) { if (x - x === 0) return ${out.unknown}; throw G; }`;
   }
   let whole = "";
   if (!n.wholeNotes) {
     switch (n.whole) {
       case 0:
       case 1:
-        whole = "return Z(x);";
+        whole = `return ${out.whole};`;
         break;
       case 2:
-        whole = "return dec ? D(x) : Z(x);";
+        whole = `return dec ? ${out.decimal} : ${out.whole};`;
         break;
       default:
-        whole = "if (!lis) return Z(x);";
+        whole = `if (!lis) return ${out.whole};`;
     }
   }
-  // Beyond ±2^53: *unknown* writes JS's text; *integer* and *ambiguous* the exact digits (their codes only while someone listens).
+  // Beyond ±2^53: *unknown* writes JS's own number; *integer* and *ambiguous* the exact digits (their codes only while someone listens).
   const beyond = n.wholeNotes
     ? ""
     : n.whole === 0
-      ? 'return "" + x;'
+      ? `return ${out.fraction};`
       : n.whole === 1 || n.whole === 3
-        ? "if (!lis) return Z(x);"
+        ? `if (!lis) return ${out.digits};`
         : "";
   // A fraction has no code and no exact text unless its reading is *integer* (not-an-integer).
-  const fraction = !n.fractionNotes && n.fraction !== 1 ? 'if (x - x === 0) return "" + x;' : "";
+  const fraction =
+    !n.fractionNotes && n.fraction !== 1 ? `if (x - x === 0) return ${out.fraction};` : "";
   return [
     `function n${id}(x) {`,
     "  if (Number.isInteger(x)) {",
     `    if (x <= ${MAX_SAFE} && x >= -${MAX_SAFE}) { ${whole} }`,
     `    ${beyond}`,
-    `    return N(x, ${n.whole}, ${n.wholeNotes}, dec, lis);`,
+    `    return N(x, ${n.whole}, ${n.wholeNotes}, ${out.slow});`,
     "  }",
     `  ${fraction}`,
-    `  return N(x, ${n.fraction}, ${n.fractionNotes}, dec, lis);`,
+    `  return N(x, ${n.fraction}, ${n.fractionNotes}, ${out.slow});`,
     "}",
   ].join("\n");
 }
 
-/** `v{id}p(v, d)` / `v{id}m(v, d)`: a value's text at the node, JsonObject form / message form. */
-function valueFunction(n: ProgramNode, form: "p" | "m"): string {
+/** `v{id}p(v, d)` / `v{id}m(v, d)`: a value at the node, JsonObject form / message form. */
+function valueFunction(n: ProgramNode, form: "p" | "m", emit: CodeEmitter): string {
   const id = n.id;
+  const leaf = emit.leaves;
+  const at = (expr: string, x: string) => expr.replace(/\bx\b/g, x);
   if (form === "p") {
     return [
       `function v${id}p(v, d) {`,
       "  switch (typeof v) {",
       `    case "number": return n${id}(v);`,
-      '    case "string": return S(v);',
-      '    case "boolean": return v ? "true" : "false";',
-      '    case "object": if (v === null) return "null";',
+      `    case "string": return ${at(leaf.string, "v")};`,
+      `    case "boolean": return ${at(leaf.boolean, "v")};`,
+      `    case "object": if (v === null) return ${leaf.null};`,
       `      return isArray(v) ? a${id}p(v, d + 1) : o${id}p(v, d + 1);`,
       "  }",
       "  throw G;",
@@ -199,9 +289,9 @@ function valueFunction(n: ProgramNode, form: "p" | "m"): string {
     "  const x = k.value;",
     "  switch (k.case) {",
     `    case "numberValue": if (typeof x === "number") return n${id}(x); break;`,
-    '    case "stringValue": if (typeof x === "string") return S(x); break;',
-    '    case "boolValue": if (typeof x === "boolean") return x ? "true" : "false"; break;',
-    '    case "nullValue": return "null";',
+    `    case "stringValue": if (typeof x === "string") return ${leaf.string}; break;`,
+    `    case "boolValue": if (typeof x === "boolean") return ${leaf.boolean}; break;`,
+    `    case "nullValue": return ${leaf.null};`,
     '    case "structValue": { const f = x == null ? undefined : x.fields;',
     `      if (typeof f === "object" && f !== null && !isArray(f)) return o${id}m(f, d + 1); break; }`,
     '    case "listValue": { const a = x == null ? undefined : x.values;',
@@ -216,6 +306,7 @@ function objectFunction(
   n: ProgramNode,
   form: "p" | "m",
   keyMaps: ReadonlyMap<string, number>[],
+  emit: CodeEmitter,
 ): string {
   const id = n.id;
   const p = n.object;
@@ -226,41 +317,35 @@ function objectFunction(
     "  if (d > lim) throw G;",
     p.notes ? "  if (lis) throw G;" : "",
     "  const ks = keysOf(f);",
-    '  let s = "{";',
+    emit.objectStart,
     "  for (let i = 0; i < ks.length; i++) {",
     "    const k = ks[i];",
   ];
-  // One append per member (separator and key text as one literal): fewer rope nodes to flatten.
-  const keyText = (j: number) => {
-    const t = p.keyTexts[j]!;
-    return `(i === 0 ? ${literal(t)} : ${literal(`,${t}`)})`;
-  };
-  const other = `(i === 0 ? "" : ",") + S(k) + ":" + v${p.rest.id}${form}(f[k], d)`;
-  const rest = `      default: s += ${other};`;
+  const named = (j: number, read: string) =>
+    emit.member(p.keyTexts[j]!, p.keys[j]!, `v${p.children[j]!.id}${form}(${read}, d)`);
+  const rest = emit.member(undefined, undefined, `v${p.rest.id}${form}(f[k], d)`);
   if (p.keys.length === 0) {
-    lines.push(`    s += ${other};`);
+    lines.push(`    ${rest}`);
   } else if (p.keys.length <= SWITCH_KEYS) {
     lines.push("    switch (k) {");
     p.keys.forEach((key, j) => {
       const k = literal(key);
-      lines.push(
-        `      case ${k}: s += ${keyText(j)} + v${p.children[j]!.id}${form}(f[${k}], d); break;`,
-      );
+      lines.push(`      case ${k}: ${named(j, `f[${k}]`)} break;`);
     });
-    lines.push(rest, "    }");
+    lines.push(`      default: ${rest}`, "    }");
   } else {
     const m = keyMaps.push(p.index) - 1;
     lines.push(`    switch (M[${m}].get(k)) {`);
-    p.children.forEach((child, j) => {
-      lines.push(`      case ${j}: s += ${keyText(j)} + v${child.id}${form}(f[k], d); break;`);
+    p.children.forEach((_, j) => {
+      lines.push(`      case ${j}: ${named(j, "f[k]")} break;`);
     });
-    lines.push(rest, "    }");
+    lines.push(`      default: ${rest}`, "    }");
   }
-  lines.push("  }", '  return s + "}";', "}");
+  lines.push("  }", emit.objectEnd, "}");
   return lines.join("\n");
 }
 
-function arrayFunction(n: ProgramNode, form: "p" | "m"): string {
+function arrayFunction(n: ProgramNode, form: "p" | "m", emit: CodeEmitter): string {
   const id = n.id;
   const p = n.array;
   if (p === undefined)
@@ -270,19 +355,18 @@ function arrayFunction(n: ProgramNode, form: "p" | "m"): string {
     `function a${id}${form}(a, d) {`,
     "  if (d > lim) throw G;",
     p.notes ? "  if (lis) throw G;" : "",
-    '  let s = "[";',
-    "  for (let i = 0; i < a.length; i++) {",
+    emit.arrayStart,
+    "  let i = 0;",
+    "  for (; i < a.length; i++) {",
   ];
-  const sep = '(i === 0 ? "" : ",") + ';
+  const element = (j: number) => emit.element(`v${p.elements[j]!.id}${form}(a[i], d)`);
   if (last === 0) {
-    lines.push(`    s += ${sep}v${p.elements[0]!.id}${form}(a[i], d);`);
+    lines.push(`    ${element(0)}`);
   } else {
     lines.push("    switch (i) {");
-    for (let i = 0; i < last; i++) {
-      lines.push(`      case ${i}: s += ${sep}v${p.elements[i]!.id}${form}(a[i], d); break;`);
-    }
-    lines.push(`      default: s += ${sep}v${p.elements[last]!.id}${form}(a[i], d);`, "    }");
+    for (let j = 0; j < last; j++) lines.push(`      case ${j}: ${element(j)} break;`);
+    lines.push(`      default: ${element(last)}`, "    }");
   }
-  lines.push("  }", '  return s + "]";', "}");
+  lines.push("  }", emit.arrayEnd, "}");
   return lines.join("\n");
 }
