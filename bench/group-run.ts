@@ -14,7 +14,13 @@ import {
 import { describeError, type PackageApi } from "./package-api.js";
 import type { Payload, PayloadName } from "./payloads.js";
 import type { OperationResult } from "./report.js";
-import { calibrateBatch, type TimingSettings, timeRound } from "./timing.js";
+import {
+  calibrateBatch,
+  type TimingDesign,
+  type TimingSettings,
+  timeRoundAlternated,
+  timeRoundSequential,
+} from "./timing.js";
 
 /** Settings of the --quick smoke run: seconds in all. */
 export const quickSettings: TimingSettings = Object.freeze({
@@ -25,14 +31,31 @@ export const quickSettings: TimingSettings = Object.freeze({
   minSampleMs: 0.2,
 });
 
-/** Settings of the full run, per payload. */
-export const fullSettings: Readonly<Record<PayloadName, TimingSettings>> = Object.freeze({
-  S: { time: 300, iterations: 10, warmupTime: 100, warmupIterations: 5, minSampleMs: 2 },
-  M: { time: 300, iterations: 10, warmupTime: 100, warmupIterations: 5, minSampleMs: 2 },
-  Deep: { time: 300, iterations: 10, warmupTime: 100, warmupIterations: 5, minSampleMs: 2 },
-  L: { time: 600, iterations: 5, warmupTime: 200, warmupIterations: 2, minSampleMs: 2 },
-  // XL calls take seconds: three samples per round, warmed by the calibration call.
-  XL: { time: 1, iterations: 3, warmupTime: 0, warmupIterations: 0, minSampleMs: 1 },
+/**
+ * Settings of the full run, per payload and design. Alternated: blocks of at least 4 ms
+ * (S, M, Deep: thousands of calls, several young generations each) and 20–30 cycles
+ * per round; a full collection before each block costs about as much wall time as
+ * the block on the small payloads, so the timed budget is lower than sequential's.
+ */
+export const fullSettings: Readonly<
+  Record<TimingDesign, Readonly<Record<PayloadName, TimingSettings>>>
+> = Object.freeze({
+  alternated: {
+    S: { time: 120, iterations: 20, warmupTime: 0, warmupIterations: 5, minSampleMs: 4 },
+    M: { time: 120, iterations: 20, warmupTime: 0, warmupIterations: 5, minSampleMs: 4 },
+    Deep: { time: 120, iterations: 20, warmupTime: 0, warmupIterations: 5, minSampleMs: 4 },
+    // One call per block (tens of ms); at least 7 cycles, so that the paired median has some to choose from.
+    L: { time: 500, iterations: 7, warmupTime: 0, warmupIterations: 1, minSampleMs: 4 },
+    // XL calls take seconds: three blocks per round, warmed by the calibration call.
+    XL: { time: 1, iterations: 3, warmupTime: 0, warmupIterations: 0, minSampleMs: 1 },
+  },
+  sequential: {
+    S: { time: 300, iterations: 10, warmupTime: 100, warmupIterations: 5, minSampleMs: 2 },
+    M: { time: 300, iterations: 10, warmupTime: 100, warmupIterations: 5, minSampleMs: 2 },
+    Deep: { time: 300, iterations: 10, warmupTime: 100, warmupIterations: 5, minSampleMs: 2 },
+    L: { time: 600, iterations: 5, warmupTime: 200, warmupIterations: 2, minSampleMs: 2 },
+    XL: { time: 1, iterations: 3, warmupTime: 0, warmupIterations: 0, minSampleMs: 1 },
+  },
 });
 
 /** What a group run reports back to the parent. */
@@ -86,6 +109,7 @@ function prepareGroup(inputs: PayloadInputs, specs: readonly OperationSpec[]): S
       unavailable,
       checkProblem,
       roundsMs: [],
+      roundsCyclesMs: [],
     };
     slots.push({ op, result });
   }
@@ -94,7 +118,8 @@ function prepareGroup(inputs: PayloadInputs, specs: readonly OperationSpec[]): S
 
 /**
  * Times every operation of `group` (a group name, or one operation id for an
- * isolated measurement) on `payload`, `rounds` times, rotating the order each round.
+ * isolated measurement) on `payload`, `rounds` times, rotating the order each round,
+ * with the given timing design.
  */
 export async function runGroup(
   group: GroupName | string,
@@ -102,6 +127,7 @@ export async function runGroup(
   api: PackageApi,
   rounds: number,
   settings: TimingSettings,
+  design: TimingDesign,
   log: (line: string) => void,
 ): Promise<GroupRunResult> {
   const inputs = new PayloadInputs(payload, api);
@@ -115,14 +141,19 @@ export async function runGroup(
   for (let round = 0; round < rounds && live.length > 0; round++) {
     // No operation always runs first (cold caches) or last (a heap grown by the others).
     const order = live.map((_, i) => live[(i + round) % live.length]!);
-    const timed = await timeRound(
-      order.map((s) => ({ id: s.result.id, op: s.op!, batch: s.batch })),
-      settings,
-      specs.every((s) => s.group === "read"),
-    );
+    const tasks = order.map((s) => ({ id: s.result.id, op: s.op!, batch: s.batch }));
+    const timed =
+      design === "alternated"
+        ? timeRoundAlternated(tasks, settings)
+        : await timeRoundSequential(
+            tasks,
+            settings,
+            specs.every((s) => s.group === "read"),
+          );
     for (const s of live) {
       const t = timed.get(s.result.id);
       s.result.roundsMs.push(t !== undefined && "ms" in t ? t.ms : Number.NaN);
+      s.result.roundsCyclesMs.push(t !== undefined && "ms" in t ? [...t.cyclesMs] : []);
       if (t !== undefined && "error" in t) {
         notes.push(`${s.result.label} on ${payload.name}, round ${round + 1}: ${t.error}`);
       }

@@ -9,6 +9,11 @@
 //   --no-memory        skip the peak-memory child processes
 //   --built            measure the package compiled by tsc (to bench/out/pkg/) instead of src/
 //                      through tsx, whose keepNames wrappers cost a little per closure created
+//   --groups write,..  only these groups (default write,read,schema); the scaling table runs
+//                      only with every group, L and XL
+//   --timing DESIGN    alternated (default: blocks of each operation in turn, a full collection
+//                      before each) or sequential (the design before issue 16, to compare);
+//                      see bench/timing.ts
 //
 // Exit status: 0 when the harness ran, whatever the figures; 1 when the harness itself
 // broke (a baseline failed, a child process crashed, an exception escaped).
@@ -19,10 +24,13 @@ import { availableParallelism, cpus, loadavg, totalmem } from "node:os";
 import { fileURLToPath } from "node:url";
 import type { GroupRunResult } from "./group-run.js";
 import { type MemoryResult, measureMemory, runChild } from "./memory.js";
-import { operations } from "./operations.js";
+import { type GroupName, operations } from "./operations.js";
 import { loadPackageApi, type PackageApi, packageSource } from "./package-api.js";
 import { type PayloadName, payloadNames } from "./payloads.js";
 import { type OperationResult, type RunResults, renderReport } from "./report.js";
+import { type TimingDesign, timingDesigns } from "./timing.js";
+
+const groupNames: readonly GroupName[] = ["write", "read", "schema"];
 
 interface CliOptions {
   readonly quick: boolean;
@@ -30,6 +38,8 @@ interface CliOptions {
   readonly payloads: readonly PayloadName[];
   readonly memory: boolean;
   readonly built: boolean;
+  readonly groups: readonly GroupName[];
+  readonly timing: TimingDesign;
 }
 
 function parseArgs(argv: readonly string[]): CliOptions {
@@ -38,13 +48,25 @@ function parseArgs(argv: readonly string[]): CliOptions {
   let payloads: PayloadName[] = [...payloadNames];
   let memory = true;
   let built = false;
+  let groups: GroupName[] = [...groupNames];
+  let timing: TimingDesign = timingDesigns[0]!;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === "--quick") quick = true;
     else if (a === "--no-memory") memory = false;
     else if (a === "--built") built = true;
     else if (a === "--rounds") rounds = Number(argv[++i]);
-    else if (a === "--payloads") {
+    else if (a === "--timing") {
+      timing = (argv[++i] ?? "") as TimingDesign;
+      if (!timingDesigns.includes(timing))
+        throw new Error(`unknown timing ${timing} (have ${timingDesigns.join(",")})`);
+    } else if (a === "--groups") {
+      groups = (argv[++i] ?? "").split(",") as GroupName[];
+      for (const g of groups) {
+        if (!groupNames.includes(g))
+          throw new Error(`unknown group ${g} (have ${groupNames.join(",")})`);
+      }
+    } else if (a === "--payloads") {
       payloads = (argv[++i] ?? "").split(",") as PayloadName[];
       for (const p of payloads) {
         if (!payloadNames.includes(p))
@@ -55,7 +77,7 @@ function parseArgs(argv: readonly string[]): CliOptions {
   if (rounds !== undefined && !(Number.isInteger(rounds) && rounds >= 1)) {
     throw new Error("--rounds needs a positive integer");
   }
-  return { quick, rounds: rounds ?? (quick ? 1 : 5), payloads, memory, built };
+  return { quick, rounds: rounds ?? (quick ? 1 : 5), payloads, memory, built, groups, timing };
 }
 
 /** The operations timed alone on L and XL for the scaling table. */
@@ -100,7 +122,10 @@ function environment(api: PackageApi, opts: CliOptions): string[] {
       .map((x) => x.toFixed(2))
       .join(" ")}`,
     `package from ${packageSource()}: ${api.loadError === undefined ? have : `did not load (${api.loadError})`}`,
-    `rounds: ${opts.rounds} (XL: at most 3); payloads: ${opts.payloads.join(", ")}`,
+    `rounds: ${opts.rounds} (XL: at most 3); payloads: ${opts.payloads.join(", ")}; groups: ${opts.groups.join(", ")}`,
+    opts.timing === "alternated"
+      ? "timing: alternated blocks (each operation in turn, order reversed every cycle, a full GC outside the timing before each block); a round's ratio is the median of the ratios of blocks in the same cycle"
+      : "timing: sequential (each operation timed by tinybench for its whole budget, one after the other; the design before issue 16)",
   ];
 }
 
@@ -141,9 +166,9 @@ async function main(): Promise<void> {
   const elapsed = () => `${((performance.now() - started) / 1000).toFixed(0)} s`;
   // XL only serves the scaling table.
   for (const name of opts.payloads.filter((p) => p !== "XL")) {
-    for (const group of ["write", "read", "schema"] as const) {
+    for (const group of opts.groups) {
       if (!operations.some((o) => o.group === group && o.payloads.includes(name))) continue;
-      const run = runChild(["time", group, name, scale, String(opts.rounds)], {
+      const run = runChild(["time", group, name, scale, String(opts.rounds), opts.timing], {
         showProgress: true,
       }) as GroupRunResult;
       results.push(...run.results);
@@ -153,13 +178,17 @@ async function main(): Promise<void> {
   }
   // Scaling: each operation alone in its process, so that neither payload's time includes
   // collecting garbage among other operations' inputs (a heap of XL inputs is about 1 GB).
-  if (opts.payloads.includes("L") && opts.payloads.includes("XL")) {
+  if (
+    opts.payloads.includes("L") &&
+    opts.payloads.includes("XL") &&
+    groupNames.every((g) => opts.groups.includes(g))
+  ) {
     // --quick checks the machinery once, not every operation (the groups ran them all).
     for (const id of opts.quick ? scalingOperationIds.slice(0, 2) : scalingOperationIds) {
       for (const name of ["L", "XL"] as const) {
         // XL calls take seconds: three rounds give a median.
         const rounds = name === "XL" ? Math.min(opts.rounds, 3) : opts.rounds;
-        const run = runChild(["time", id, name, scale, String(rounds)], {
+        const run = runChild(["time", id, name, scale, String(rounds), opts.timing], {
           showProgress: true,
         }) as GroupRunResult;
         scaling.push(...run.results);
