@@ -32,20 +32,18 @@ export const quickSettings: TimingSettings = Object.freeze({
 });
 
 /**
- * Settings of the full run, per payload and design. Alternated: blocks of at least 4 ms
- * (S, M, Deep: thousands of calls, several young generations each) and 20–30 cycles
- * per round; a full collection before each block costs about as much wall time as
- * the block on the small payloads, so the timed budget is lower than sequential's.
+ * Settings of the full run, per payload and design. Alternated: blocks of at least 5 ms
+ * on S, M and Deep (thousands of calls, several young generations each) and 40 or
+ * more cycles per round; one call per block on L (tens of ms), at least 7 cycles.
  */
 export const fullSettings: Readonly<
   Record<TimingDesign, Readonly<Record<PayloadName, TimingSettings>>>
 > = Object.freeze({
   alternated: {
-    S: { time: 120, iterations: 20, warmupTime: 0, warmupIterations: 5, minSampleMs: 4 },
-    M: { time: 120, iterations: 20, warmupTime: 0, warmupIterations: 5, minSampleMs: 4 },
-    Deep: { time: 120, iterations: 20, warmupTime: 0, warmupIterations: 5, minSampleMs: 4 },
-    // One call per block (tens of ms); at least 7 cycles, so that the paired median has some to choose from.
-    L: { time: 500, iterations: 7, warmupTime: 0, warmupIterations: 1, minSampleMs: 4 },
+    S: { time: 200, iterations: 40, warmupTime: 0, warmupIterations: 5, minSampleMs: 5 },
+    M: { time: 200, iterations: 40, warmupTime: 0, warmupIterations: 5, minSampleMs: 5 },
+    Deep: { time: 200, iterations: 40, warmupTime: 0, warmupIterations: 5, minSampleMs: 5 },
+    L: { time: 600, iterations: 7, warmupTime: 0, warmupIterations: 1, minSampleMs: 5 },
     // XL calls take seconds: three blocks per round, warmed by the calibration call.
     XL: { time: 1, iterations: 3, warmupTime: 0, warmupIterations: 0, minSampleMs: 1 },
   },

@@ -11,7 +11,7 @@
 //                      through tsx, whose keepNames wrappers cost a little per closure created
 //   --groups write,..  only these groups (default write,read,schema); the scaling table runs
 //                      only with every group, L and XL
-//   --timing DESIGN    alternated (default: blocks of each operation in turn, a full collection
+//   --timing DESIGN    alternated (default: blocks of each operation in turn, a scavenge
 //                      before each) or sequential (the design before issue 16, to compare);
 //                      see bench/timing.ts
 //
@@ -124,7 +124,7 @@ function environment(api: PackageApi, opts: CliOptions): string[] {
     `package from ${packageSource()}: ${api.loadError === undefined ? have : `did not load (${api.loadError})`}`,
     `rounds: ${opts.rounds} (XL: at most 3); payloads: ${opts.payloads.join(", ")}; groups: ${opts.groups.join(", ")}`,
     opts.timing === "alternated"
-      ? "timing: alternated blocks (each operation in turn, order reversed every cycle, a full GC outside the timing before each block); a round's ratio is the median of the ratios of blocks in the same cycle"
+      ? "timing: alternated blocks (each operation in turn, order reversed every cycle, a scavenge outside the timing before each block); a round's ratio is the median of the ratios of blocks in the same cycle"
       : "timing: sequential (each operation timed by tinybench for its whole budget, one after the other; the design before issue 16)",
   ];
 }

@@ -9,23 +9,37 @@
 // reverse on odd ones (A B C, C B A, A B C, …), so every pair of operations is
 // timed close together and neither is always first. A block is `batch` calls, as
 // many as last a few ms (one call on large payloads). Before each block, outside
-// its timing: the operation's fresh inputs (refill) and a full garbage collection,
-// so the block starts with an empty young generation and no old garbage of any
-// other block. Why: on the 2-vCPU VM the harness runs on, the machine runs at half
-// speed for seconds at a time; timing the operations one after the other (the
-// "sequential" design) let a slow period fall on one side of a ratio only, and
-// single rounds' ratios swung 0.65–2.49× around a median of 1.25×. Blocks a few ms
-// apart see the same speed. Interleaving call by call without the collections was
-// tried and dropped: a collection lands on whichever operation runs when it starts,
-// so each operation paid for the others' garbage.
+// its timing: the operation's fresh inputs (refill) and a collection of the young
+// generation (a scavenge), so that the block starts with an empty young generation
+// and pays for no other block's short-lived garbage. Why: on the 2-vCPU VM the
+// harness runs on, the machine runs at half speed for seconds at a time; timing
+// the operations one after the other (the "sequential" design) let a slow period
+// fall on one side of a ratio only, and single rounds' ratios swung 0.65–2.49×
+// around a median of 1.25×. Blocks a few ms apart see the same speed.
+// Interleaving call by call without the collections was tried and dropped: a
+// collection lands on whichever operation runs when it starts, so each operation
+// paid for the others' garbage.
 //
-// Fairness of the collection before each block: it only removes what earlier
-// blocks left. An operation's own allocation is still paid within its block: a
-// large payload allocates and collects within its one call; a small one's block
-// lasts long enough (minSampleMs) to allocate several young generations, so its
-// own scavenges (and any promotion they cause) land in it. What a block does not
-// pay is the part of a young generation it leaves uncollected at its end, at most
-// one scavenge of mostly dead objects (tens of µs), the same bias for every operation.
+// Why not a full collection before each block: it deoptimises. A full GC while no
+// result of an operation is alive frees the hidden classes (maps) of its results
+// and intermediates, and V8 discards optimised code that embeds them ("weak
+// objects" in --trace-deopt); the next block runs unoptimised until it is
+// re-optimised. Measured (Node 20, built package): structFromJson on S went from
+// 2.2 to 37 µs per call with a full GC before each 500-call block (protobuf-es's
+// fromJsonString from 4.6 to 5–10 µs), on L from 66–95 to 137–147 ms per call
+// (protobuf-es's unchanged); with a scavenge instead, both are as without any.
+// A scavenge collects no maps and leaves the code alone.
+//
+// Fairness. An operation's own allocation is still paid within its block: a large
+// payload allocates and collects within its one call; a small one's block lasts
+// long enough (minSampleMs) to fill several young generations, so its own
+// scavenges (and any promotion they cause) land in it. What a block does not pay
+// is the part of a young generation it leaves at its end: less than one scavenge
+// of mostly dead objects (tens of µs), the same bias for every operation. Old-
+// generation garbage is not collected between blocks: V8 marks incrementally in
+// steps charged to allocation, so most of a major collection's cost falls on the
+// operations in proportion to what they allocate; a finalisation that lands in
+// one block makes that cycle an outlier, which the median over cycles discards.
 //
 // Each block gives a time per call; an operation's round figure is the median of
 // its blocks (roundsMs), and a ratio's round figure is the median, over the
@@ -122,7 +136,7 @@ export function calibrateBatch(op: PreparedOperation, minSampleMs: number): numb
 const refillTimeMs = 30;
 
 /** The engine's full garbage collection, when the process runs with --expose-gc (the harness's children do). */
-const collectGarbage = (globalThis as { gc?: () => void }).gc;
+const collectGarbage = (globalThis as { gc?: (options?: { type: "minor" | "major" }) => void }).gc;
 
 /** One operation of a round, with the calls per block (sample) that calibrateBatch chose. */
 export interface RoundTask {
@@ -151,10 +165,19 @@ function runBlock(task: RoundTask): void {
   for (let i = 0; i < task.batch; i++) consume(call());
 }
 
-/** Runs one block of `task`: inputs and a full collection outside the timing, then `batch` calls timed. ms per call. */
+/**
+ * The engine's collection of the young generation alone (a scavenge), when the
+ * process runs with --expose-gc (the harness's children do). Not a full
+ * collection: see the top of this file.
+ */
+function collectYoungGeneration(): void {
+  collectGarbage?.({ type: "minor" });
+}
+
+/** Runs one block of `task`: inputs and a scavenge outside the timing, then `batch` calls timed. ms per call. */
 function timeBlock(task: RoundTask): number {
   task.op.refill?.(task.batch);
-  collectGarbage?.();
+  collectYoungGeneration();
   const call = task.op.call;
   const batch = task.batch;
   const start = performance.now();
@@ -164,7 +187,7 @@ function timeBlock(task: RoundTask): number {
 
 /**
  * Times the operations in alternated blocks (see the top of this file): cycles in
- * the given order and its reverse, a full collection before each block, until every
+ * the given order and its reverse, a scavenge before each block, until every
  * operation has `settings.iterations` blocks and, on average, `settings.time` ms of
  * timed calls (or the round's wall time reaches four times that, collections and
  * inputs included). An operation that throws is out of the rest of the round.
@@ -226,7 +249,8 @@ export async function timeRoundSequential(
   collectBetween = false,
 ): Promise<Map<string, RoundResult>> {
   const out = new Map<string, RoundResult>();
-  const collect = collectBetween ? collectGarbage : undefined;
+  const collect =
+    collectBetween && collectGarbage !== undefined ? () => collectGarbage() : undefined;
   for (const { id, op, batch } of tasks) {
     const refill = op.refill;
     const bench = new Bench({
