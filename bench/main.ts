@@ -233,7 +233,7 @@ async function main(): Promise<void> {
   process.stdout.write(`${report}\n`);
   const outDir = fileURLToPath(new URL("./out/", import.meta.url));
   mkdirSync(outDir, { recursive: true });
-  const stem = `${opts.quick ? "quick" : "full"}-node${process.versions.node.split(".")[0]}`;
+  const stem = `${opts.quick ? "quick" : "full"}-node${process.versions.node.split(".")[0]}${opts.timing === "alternated" ? "" : `-${opts.timing}`}`;
   writeFileSync(`${outDir}${stem}.md`, `${report}\n`);
   writeFileSync(`${outDir}${stem}.json`, `${JSON.stringify(run, null, 2)}\n`);
   log(`written: bench/out/${stem}.md and .json`);
