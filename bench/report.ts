@@ -1,6 +1,7 @@
 // Turns raw measurements into the ratio tables and the target checklist. Every
 // speed figure is a ratio against a baseline timed in the same round, paired
-// round by round, then the median over rounds (the spread shows the noise).
+// cycle by cycle within a round (alternated timing, see timing.ts) and round by
+// round, then the median over rounds (the spread shows the noise).
 
 import type { MemoryResult } from "./memory.js";
 import type { GroupName, Role } from "./operations.js";
@@ -327,7 +328,9 @@ export function renderReport(r: RunResults): string {
   out.push(...r.environment.map((l) => `- ${l}`), "");
   out.push(
     "Ratios are throughput ratios against a baseline timed in the same round (> 1× means ours is",
-    "faster), median over rounds, with the range over rounds in brackets. MB/s is the JSON text's",
+    "faster). A round's ratio is the median over its cycles of the ratio of the two operations'",
+    "blocks in the same cycle (alternated timing; sequential: of their round medians); shown is",
+    "the median over rounds, with the range over rounds in brackets. MB/s is the JSON text's",
     "UTF-8 size over the median time per call.",
     "",
   );
