@@ -1,8 +1,9 @@
 // The child process of the harness: every measurement runs in a fresh process,
 // so that no payload's inputs or garbage sit in another measurement's heap.
-//   time GROUP PAYLOAD SCALE ROUNDS [DESIGN]  times a group (ratios are within one child), or
-//                                    one operation alone when GROUP is an operation id; DESIGN is
-//                                    a timing design of timing.ts (default: alternated)
+//   time GROUP PAYLOAD SCALE ROUNDS [DESIGN [FIRST]]  times a group (ratios are within one
+//                                    child), or one operation alone when GROUP is an operation id;
+//                                    DESIGN is a timing design of timing.ts (default: alternated),
+//                                    FIRST the number of the first round (default 0)
 //   memory OP PAYLOAD SCALE          the peak RSS growth of one call (Linux: VmHWM reset just before it)
 //   loop OP PAYLOAD SCALE SECONDS    calls in a loop, for `node --cpu-prof`
 // SCALE is "quick" or "full". Prints one JSON line on stdout; progress goes to stderr.
@@ -94,7 +95,7 @@ function print(value: unknown): void {
 }
 
 async function main(): Promise<void> {
-  const [mode, what, payloadName, scaleName, count, designName] = process.argv.slice(2);
+  const [mode, what, payloadName, scaleName, count, designName, firstRound] = process.argv.slice(2);
   const design = (designName ?? timingDesigns[0]) as TimingDesign;
   if (
     !payloadNames.includes(payloadName as PayloadName) ||
@@ -111,7 +112,9 @@ async function main(): Promise<void> {
   if (mode === "time") {
     const settings = scaleName === "quick" ? quickSettings : fullSettings[design][name];
     const log = (line: string) => process.stderr.write(`${line}\n`);
-    print(await runGroup(what ?? "", payload, api, Number(count ?? "1"), settings, design, log));
+    const rounds = Number(count ?? "1");
+    const first = Number(firstRound ?? "0");
+    print(await runGroup(what ?? "", payload, api, rounds, settings, design, log, first));
     return;
   }
   const spec = operationById(what ?? "");

@@ -118,7 +118,8 @@ function prepareGroup(inputs: PayloadInputs, specs: readonly OperationSpec[]): S
 /**
  * Times every operation of `group` (a group name, or one operation id for an
  * isolated measurement) on `payload`, `rounds` times, rotating the order each round,
- * with the given timing design.
+ * with the given timing design. `firstRound`: the number of the first round (rounds
+ * spread over several processes), which sets the order the operations start in.
  */
 export async function runGroup(
   group: GroupName | string,
@@ -128,6 +129,7 @@ export async function runGroup(
   settings: TimingSettings,
   design: TimingDesign,
   log: (line: string) => void,
+  firstRound = 0,
 ): Promise<GroupRunResult> {
   const inputs = new PayloadInputs(payload, api);
   const notes: string[] = [];
@@ -137,7 +139,7 @@ export async function runGroup(
   const live = slots
     .filter((s) => s.op !== undefined)
     .map((s) => ({ ...s, batch: calibrateBatch(s.op!, settings.minSampleMs) }));
-  for (let round = 0; round < rounds && live.length > 0; round++) {
+  for (let round = firstRound; round < firstRound + rounds && live.length > 0; round++) {
     // No operation always runs first (cold caches) or last (a heap grown by the others).
     const order = live.map((_, i) => live[(i + round) % live.length]!);
     const tasks = order.map((s) => ({ id: s.result.id, op: s.op!, batch: s.batch }));
@@ -157,7 +159,7 @@ export async function runGroup(
         notes.push(`${s.result.label} on ${payload.name}, round ${round + 1}: ${t.error}`);
       }
     }
-    log(`  ${payload.name} ${group}: round ${round + 1}/${rounds}`);
+    log(`  ${payload.name} ${group}: round ${round + 1}`);
   }
   for (const n of inputs.notes) notes.push(`${payload.name}: ${n}`);
   return { results: slots.map((s) => s.result), notes };

@@ -11,6 +11,8 @@
 //                      through tsx, whose keepNames wrappers cost a little per closure created
 //   --groups write,..  only these groups (default write,read,schema); the scaling table runs
 //                      only with every group, L and XL
+//   --processes N      spread each group's rounds over N child processes (default 1), so that
+//                      the spread includes how the JIT settled in each process
 //   --timing DESIGN    alternated (default: blocks of each operation in turn, a scavenge
 //                      before each) or sequential (the design before issue 16, to compare);
 //                      see bench/timing.ts
@@ -40,6 +42,7 @@ interface CliOptions {
   readonly built: boolean;
   readonly groups: readonly GroupName[];
   readonly timing: TimingDesign;
+  readonly processes: number;
 }
 
 function parseArgs(argv: readonly string[]): CliOptions {
@@ -50,12 +53,14 @@ function parseArgs(argv: readonly string[]): CliOptions {
   let built = false;
   let groups: GroupName[] = [...groupNames];
   let timing: TimingDesign = timingDesigns[0]!;
+  let processes = 1;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === "--quick") quick = true;
     else if (a === "--no-memory") memory = false;
     else if (a === "--built") built = true;
     else if (a === "--rounds") rounds = Number(argv[++i]);
+    else if (a === "--processes") processes = Number(argv[++i]);
     else if (a === "--timing") {
       timing = (argv[++i] ?? "") as TimingDesign;
       if (!timingDesigns.includes(timing))
@@ -77,7 +82,19 @@ function parseArgs(argv: readonly string[]): CliOptions {
   if (rounds !== undefined && !(Number.isInteger(rounds) && rounds >= 1)) {
     throw new Error("--rounds needs a positive integer");
   }
-  return { quick, rounds: rounds ?? (quick ? 1 : 5), payloads, memory, built, groups, timing };
+  if (!(Number.isInteger(processes) && processes >= 1)) {
+    throw new Error("--processes needs a positive integer");
+  }
+  return {
+    quick,
+    rounds: rounds ?? (quick ? 1 : 5),
+    payloads,
+    memory,
+    built,
+    groups,
+    timing,
+    processes: Math.min(processes, rounds ?? (quick ? 1 : 5)),
+  };
 }
 
 /** The operations timed alone on L and XL for the scaling table. */
@@ -122,11 +139,43 @@ function environment(api: PackageApi, opts: CliOptions): string[] {
       .map((x) => x.toFixed(2))
       .join(" ")}`,
     `package from ${packageSource()}: ${api.loadError === undefined ? have : `did not load (${api.loadError})`}`,
-    `rounds: ${opts.rounds} (XL: at most 3); payloads: ${opts.payloads.join(", ")}; groups: ${opts.groups.join(", ")}`,
+    `rounds: ${opts.rounds} (XL: at most 3) in ${opts.processes} process${opts.processes === 1 ? "" : "es"} per group; payloads: ${opts.payloads.join(", ")}; groups: ${opts.groups.join(", ")}`,
     opts.timing === "alternated"
       ? "timing: alternated blocks (each operation in turn, order reversed every cycle, a scavenge outside the timing before each block); a round's ratio is the median of the ratios of blocks in the same cycle"
       : "timing: sequential (each operation timed by tinybench for its whole budget, one after the other; the design before issue 16)",
   ];
+}
+
+/**
+ * Times one group on one payload, its rounds spread as evenly as they go over
+ * `opts.processes` child processes; merges their rounds in order.
+ */
+function timeGroup(
+  group: GroupName,
+  payload: PayloadName,
+  scale: "quick" | "full",
+  opts: CliOptions,
+): GroupRunResult {
+  let merged: GroupRunResult | undefined;
+  for (let p = 0, first = 0; p < opts.processes; p++) {
+    const rounds = Math.floor(((p + 1) * opts.rounds) / opts.processes) - first;
+    const run = runChild(
+      ["time", group, payload, scale, String(rounds), opts.timing, String(first)],
+      { showProgress: true },
+    ) as GroupRunResult;
+    first += rounds;
+    if (merged === undefined) {
+      merged = run;
+      continue;
+    }
+    for (const [i, r] of run.results.entries()) {
+      const into = merged.results[i]!;
+      into.roundsMs.push(...r.roundsMs);
+      into.roundsCyclesMs.push(...r.roundsCyclesMs);
+    }
+    for (const n of run.notes) if (!merged.notes.includes(n)) merged.notes.push(n);
+  }
+  return merged!;
 }
 
 /** Compiles the package with tsc to bench/out/pkg/ and points the children at it (BENCH_PACKAGE). */
@@ -168,9 +217,7 @@ async function main(): Promise<void> {
   for (const name of opts.payloads.filter((p) => p !== "XL")) {
     for (const group of opts.groups) {
       if (!operations.some((o) => o.group === group && o.payloads.includes(name))) continue;
-      const run = runChild(["time", group, name, scale, String(opts.rounds), opts.timing], {
-        showProgress: true,
-      }) as GroupRunResult;
+      const run = timeGroup(group, name, scale, opts);
       results.push(...run.results);
       notes.push(...run.notes);
       log(`${name} ${group} done (${elapsed()})`);
