@@ -31,6 +31,24 @@ export const quickSettings: TimingSettings = Object.freeze({
   minSampleMs: 0.2,
 });
 
+/** Alternated settings of the full run on the payloads of up to 50 KB (S, M, Deep). */
+const smallAlternated: TimingSettings = {
+  time: 200,
+  iterations: 40,
+  warmupTime: 0,
+  warmupIterations: 5,
+  minSampleMs: 5,
+};
+
+/** Sequential settings of the full run on S, M and Deep. */
+const smallSequential: TimingSettings = {
+  time: 300,
+  iterations: 10,
+  warmupTime: 100,
+  warmupIterations: 5,
+  minSampleMs: 2,
+};
+
 /**
  * Settings of the full run, per payload and design. Alternated: blocks of at least 5 ms
  * on S, M and Deep (thousands of calls, several young generations each) and 40 or
@@ -41,17 +59,17 @@ export const fullSettings: Readonly<
   Record<TimingDesign, Readonly<Record<PayloadName, TimingSettings>>>
 > = Object.freeze({
   alternated: {
-    S: { time: 200, iterations: 40, warmupTime: 0, warmupIterations: 5, minSampleMs: 5 },
-    M: { time: 200, iterations: 40, warmupTime: 0, warmupIterations: 5, minSampleMs: 5 },
-    Deep: { time: 200, iterations: 40, warmupTime: 0, warmupIterations: 5, minSampleMs: 5 },
+    S: smallAlternated,
+    M: smallAlternated,
+    Deep: smallAlternated,
     L: { time: 900, iterations: 11, warmupTime: 0, warmupIterations: 1, minSampleMs: 5 },
     // XL calls take seconds: three blocks per round, warmed by the calibration call.
     XL: { time: 1, iterations: 3, warmupTime: 0, warmupIterations: 0, minSampleMs: 1 },
   },
   sequential: {
-    S: { time: 300, iterations: 10, warmupTime: 100, warmupIterations: 5, minSampleMs: 2 },
-    M: { time: 300, iterations: 10, warmupTime: 100, warmupIterations: 5, minSampleMs: 2 },
-    Deep: { time: 300, iterations: 10, warmupTime: 100, warmupIterations: 5, minSampleMs: 2 },
+    S: smallSequential,
+    M: smallSequential,
+    Deep: smallSequential,
     L: { time: 600, iterations: 5, warmupTime: 200, warmupIterations: 2, minSampleMs: 2 },
     XL: { time: 1, iterations: 3, warmupTime: 0, warmupIterations: 0, minSampleMs: 1 },
   },
