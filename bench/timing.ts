@@ -241,7 +241,8 @@ export function timeRoundAlternated(
  * other, in the given order, each by tinybench; returns ms per call (median of samples).
  * `collectBetween` (the read group): a full garbage collection, outside the timing, before each operation
  * and before each sample of one call, so that no call is charged for collecting the garbage an earlier
- * operation or call left in the old generation. Every operation gets the same treatment.
+ * operation or call left in the old generation. Meant as the same treatment for every operation; it is
+ * not (a full collection deoptimises this package's code more than protobuf-es's: see the top of this file).
  */
 export async function timeRoundSequential(
   tasks: readonly RoundTask[],
