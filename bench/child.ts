@@ -1,7 +1,9 @@
 // The child process of the harness: every measurement runs in a fresh process,
 // so that no payload's inputs or garbage sit in another measurement's heap.
-//   time GROUP PAYLOAD SCALE ROUNDS  times a group (ratios are within one child), or one
-//                                    operation alone when GROUP is an operation id
+//   time GROUP PAYLOAD SCALE ROUNDS [DESIGN [FIRST]]  times a group (ratios are within one
+//                                    child), or one operation alone when GROUP is an operation id;
+//                                    DESIGN is a timing design of timing.ts (default: alternated),
+//                                    FIRST the number of the first round (default 0)
 //   memory OP PAYLOAD SCALE          the peak RSS growth of one call (Linux: VmHWM reset just before it)
 //   loop OP PAYLOAD SCALE SECONDS    calls in a loop, for `node --cpu-prof`
 // SCALE is "quick" or "full". Prints one JSON line on stdout; progress goes to stderr.
@@ -17,7 +19,7 @@ import {
 } from "./operations.js";
 import { describeError, loadPackageApi } from "./package-api.js";
 import { fullScale, makePayload, type PayloadName, payloadNames, quickScale } from "./payloads.js";
-import { consume } from "./timing.js";
+import { consume, type TimingDesign, timingDesigns } from "./timing.js";
 
 /**
  * What a memory child reports, or why it could not measure. Heap: V8's used heap
@@ -93,22 +95,26 @@ function print(value: unknown): void {
 }
 
 async function main(): Promise<void> {
-  const [mode, what, payloadName, scaleName, count] = process.argv.slice(2);
+  const [mode, what, payloadName, scaleName, count, designName, firstRound] = process.argv.slice(2);
+  const design = (designName ?? timingDesigns[0]) as TimingDesign;
   if (
     !payloadNames.includes(payloadName as PayloadName) ||
-    (scaleName !== "quick" && scaleName !== "full")
+    (scaleName !== "quick" && scaleName !== "full") ||
+    !timingDesigns.includes(design)
   ) {
     throw new Error(
-      `usage: child.ts time|memory|loop GROUP|OP PAYLOAD quick|full [N]; got ${process.argv.slice(2).join(" ")}`,
+      `usage: child.ts time|memory|loop GROUP|OP PAYLOAD quick|full [N] [${timingDesigns.join("|")}]; got ${process.argv.slice(2).join(" ")}`,
     );
   }
   const name = payloadName as PayloadName;
   const payload = makePayload(name, scaleName === "quick" ? quickScale : fullScale);
   const api = await loadPackageApi();
   if (mode === "time") {
-    const settings = scaleName === "quick" ? quickSettings : fullSettings[name];
+    const settings = scaleName === "quick" ? quickSettings : fullSettings[design][name];
     const log = (line: string) => process.stderr.write(`${line}\n`);
-    print(await runGroup(what ?? "", payload, api, Number(count ?? "1"), settings, log));
+    const rounds = Number(count ?? "1");
+    const first = Number(firstRound ?? "0");
+    print(await runGroup(what ?? "", payload, api, rounds, settings, design, log, first));
     return;
   }
   const spec = operationById(what ?? "");

@@ -14,7 +14,13 @@ import {
 import { describeError, type PackageApi } from "./package-api.js";
 import type { Payload, PayloadName } from "./payloads.js";
 import type { OperationResult } from "./report.js";
-import { calibrateBatch, type TimingSettings, timeRound } from "./timing.js";
+import {
+  calibrateBatch,
+  type TimingDesign,
+  type TimingSettings,
+  timeRoundAlternated,
+  timeRoundSequential,
+} from "./timing.js";
 
 /** Settings of the --quick smoke run: seconds in all. */
 export const quickSettings: TimingSettings = Object.freeze({
@@ -25,14 +31,48 @@ export const quickSettings: TimingSettings = Object.freeze({
   minSampleMs: 0.2,
 });
 
-/** Settings of the full run, per payload. */
-export const fullSettings: Readonly<Record<PayloadName, TimingSettings>> = Object.freeze({
-  S: { time: 300, iterations: 10, warmupTime: 100, warmupIterations: 5, minSampleMs: 2 },
-  M: { time: 300, iterations: 10, warmupTime: 100, warmupIterations: 5, minSampleMs: 2 },
-  Deep: { time: 300, iterations: 10, warmupTime: 100, warmupIterations: 5, minSampleMs: 2 },
-  L: { time: 600, iterations: 5, warmupTime: 200, warmupIterations: 2, minSampleMs: 2 },
-  // XL calls take seconds: three samples per round, warmed by the calibration call.
-  XL: { time: 1, iterations: 3, warmupTime: 0, warmupIterations: 0, minSampleMs: 1 },
+/** Alternated settings of the full run on the payloads of up to 50 KB (S, M, Deep). */
+const smallAlternated: TimingSettings = {
+  time: 200,
+  iterations: 40,
+  warmupTime: 0,
+  warmupIterations: 5,
+  minSampleMs: 5,
+};
+
+/** Sequential settings of the full run on S, M and Deep. */
+const smallSequential: TimingSettings = {
+  time: 300,
+  iterations: 10,
+  warmupTime: 100,
+  warmupIterations: 5,
+  minSampleMs: 2,
+};
+
+/**
+ * Settings of the full run, per payload and design. Alternated: blocks of at least 5 ms
+ * on S, M and Deep (thousands of calls, several young generations each) and 40 or
+ * more cycles per round; one call per block on L (tens of ms), at least 11 cycles: its
+ * calls vary most (a major collection lands in one call or another).
+ */
+export const fullSettings: Readonly<
+  Record<TimingDesign, Readonly<Record<PayloadName, TimingSettings>>>
+> = Object.freeze({
+  alternated: {
+    S: smallAlternated,
+    M: smallAlternated,
+    Deep: smallAlternated,
+    L: { time: 900, iterations: 11, warmupTime: 0, warmupIterations: 1, minSampleMs: 5 },
+    // XL calls take seconds: three blocks per round, warmed by the calibration call.
+    XL: { time: 1, iterations: 3, warmupTime: 0, warmupIterations: 0, minSampleMs: 1 },
+  },
+  sequential: {
+    S: smallSequential,
+    M: smallSequential,
+    Deep: smallSequential,
+    L: { time: 600, iterations: 5, warmupTime: 200, warmupIterations: 2, minSampleMs: 2 },
+    XL: { time: 1, iterations: 3, warmupTime: 0, warmupIterations: 0, minSampleMs: 1 },
+  },
 });
 
 /** What a group run reports back to the parent. */
@@ -86,6 +126,7 @@ function prepareGroup(inputs: PayloadInputs, specs: readonly OperationSpec[]): S
       unavailable,
       checkProblem,
       roundsMs: [],
+      roundsCyclesMs: [],
     };
     slots.push({ op, result });
   }
@@ -94,7 +135,9 @@ function prepareGroup(inputs: PayloadInputs, specs: readonly OperationSpec[]): S
 
 /**
  * Times every operation of `group` (a group name, or one operation id for an
- * isolated measurement) on `payload`, `rounds` times, rotating the order each round.
+ * isolated measurement) on `payload`, `rounds` times, rotating the order each round,
+ * with the given timing design. `firstRound`: the number of the first round (rounds
+ * spread over several processes), which sets the order the operations start in.
  */
 export async function runGroup(
   group: GroupName | string,
@@ -102,7 +145,9 @@ export async function runGroup(
   api: PackageApi,
   rounds: number,
   settings: TimingSettings,
+  design: TimingDesign,
   log: (line: string) => void,
+  firstRound = 0,
 ): Promise<GroupRunResult> {
   const inputs = new PayloadInputs(payload, api);
   const notes: string[] = [];
@@ -112,22 +157,27 @@ export async function runGroup(
   const live = slots
     .filter((s) => s.op !== undefined)
     .map((s) => ({ ...s, batch: calibrateBatch(s.op!, settings.minSampleMs) }));
-  for (let round = 0; round < rounds && live.length > 0; round++) {
+  for (let round = firstRound; round < firstRound + rounds && live.length > 0; round++) {
     // No operation always runs first (cold caches) or last (a heap grown by the others).
     const order = live.map((_, i) => live[(i + round) % live.length]!);
-    const timed = await timeRound(
-      order.map((s) => ({ id: s.result.id, op: s.op!, batch: s.batch })),
-      settings,
-      specs.every((s) => s.group === "read"),
-    );
+    const tasks = order.map((s) => ({ id: s.result.id, op: s.op!, batch: s.batch }));
+    const timed =
+      design === "alternated"
+        ? timeRoundAlternated(tasks, settings)
+        : await timeRoundSequential(
+            tasks,
+            settings,
+            specs.every((s) => s.group === "read"),
+          );
     for (const s of live) {
       const t = timed.get(s.result.id);
       s.result.roundsMs.push(t !== undefined && "ms" in t ? t.ms : Number.NaN);
+      s.result.roundsCyclesMs.push(t !== undefined && "ms" in t ? [...t.cyclesMs] : []);
       if (t !== undefined && "error" in t) {
         notes.push(`${s.result.label} on ${payload.name}, round ${round + 1}: ${t.error}`);
       }
     }
-    log(`  ${payload.name} ${group}: round ${round + 1}/${rounds}`);
+    log(`  ${payload.name} ${group}: round ${round + 1}`);
   }
   for (const n of inputs.notes) notes.push(`${payload.name}: ${n}`);
   return { results: slots.map((s) => s.result), notes };

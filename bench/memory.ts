@@ -5,6 +5,7 @@ import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import type { MemoryReport } from "./child.js";
 import type { PayloadName } from "./payloads.js";
+import { median } from "./timing.js";
 
 /** Peak growth of one call, median over the repetitions (MiB), or why it is missing. */
 export type MemoryResult =
@@ -41,12 +42,6 @@ export function runChild(args: readonly string[], options: ChildOptions = {}): u
   const line = r.stdout.trim().split("\n").pop() ?? "";
   return JSON.parse(line) as unknown;
 }
-
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 /** Measures the peak heap and RSS growth of one call of `opId` on `payload`, `reps` times in fresh processes. */
 export function measureMemory(

@@ -1,10 +1,12 @@
 // Turns raw measurements into the ratio tables and the target checklist. Every
 // speed figure is a ratio against a baseline timed in the same round, paired
-// round by round, then the median over rounds (the spread shows the noise).
+// cycle by cycle within a round (alternated timing, see timing.ts) and round by
+// round, then the median over rounds (the spread shows the noise).
 
 import type { MemoryResult } from "./memory.js";
 import type { GroupName, Role } from "./operations.js";
 import type { PayloadName } from "./payloads.js";
+import { median } from "./timing.js";
 
 /** The measurements of one operation on one payload. */
 export interface OperationResult {
@@ -26,6 +28,11 @@ export interface OperationResult {
   readonly checkProblem: string | undefined;
   /** Median ms per call in each round; NaN where that round failed. */
   readonly roundsMs: number[];
+  /**
+   * Per round, the ms per call of this operation's block in each cycle (alternated
+   * timing, bench/timing.ts); empty for a round timed sequentially or that failed.
+   */
+  readonly roundsCyclesMs: number[][];
 }
 
 /** Everything one run produced. */
@@ -43,13 +50,6 @@ export interface RunResults {
   /** Anything worth knowing that is not a number. */
   readonly notes: readonly string[];
 }
-
-const median = (xs: readonly number[]): number => {
-  const s = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
-  if (s.length === 0) return Number.NaN;
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 /** A ratio with its spread over rounds. */
 export interface Ratio {
@@ -77,8 +77,22 @@ export function medianMs(
 }
 
 /**
- * `numerator`'s time over `denominator`'s, paired round by round. With the
- * baseline as numerator this is the throughput ratio (> 1: ours is faster).
+ * One round's ratio of `a`'s time over `b`'s. Alternated rounds: the median over
+ * the cycles of the ratio of the two blocks in the same cycle, which ran a few ms
+ * apart and so at the same machine speed. Sequential rounds: the ratio of the
+ * two operations' round medians.
+ */
+function roundRatio(a: OperationResult, b: OperationResult, round: number): number {
+  const ca = a.roundsCyclesMs[round] ?? [];
+  const cb = b.roundsCyclesMs[round] ?? [];
+  if (ca.length > 0 && ca.length === cb.length) return median(ca.map((x, c) => x / cb[c]!));
+  return a.roundsMs[round]! / b.roundsMs[round]!;
+}
+
+/**
+ * `numerator`'s time over `denominator`'s, paired round by round (and, alternated,
+ * cycle by cycle within a round). With the baseline as numerator this is the
+ * throughput ratio (> 1: ours is faster).
  */
 export function timeRatio(
   r: RunResults,
@@ -98,7 +112,7 @@ export function timeRatio(
   }
   const per: number[] = [];
   for (let i = 0; i < Math.min(a.roundsMs.length, b.roundsMs.length); i++) {
-    const q = a.roundsMs[i]! / b.roundsMs[i]!;
+    const q = roundRatio(a, b, i);
     if (Number.isFinite(q)) per.push(q);
   }
   if (per.length === 0) return undefined;
@@ -314,7 +328,9 @@ export function renderReport(r: RunResults): string {
   out.push(...r.environment.map((l) => `- ${l}`), "");
   out.push(
     "Ratios are throughput ratios against a baseline timed in the same round (> 1× means ours is",
-    "faster), median over rounds, with the range over rounds in brackets. MB/s is the JSON text's",
+    "faster). A round's ratio is the median over its cycles of the ratio of the two operations'",
+    "blocks in the same cycle (alternated timing; sequential: of their round medians); shown is",
+    "the median over rounds, with the range over rounds in brackets. MB/s is the JSON text's",
     "UTF-8 size over the median time per call.",
     "",
   );
