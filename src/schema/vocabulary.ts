@@ -317,8 +317,7 @@ export function ownObjectCheck(raw: JsonSchemaObject, context: CheckContext): Pr
 /** What one schema object's own keywords require of a member's primitive value. */
 export function ownValueCheck(raw: JsonSchemaObject): Predicate {
   const parts: Predicate[] = [];
-  for (const k of VALUE_CHECKS)
-    if (hasMember(raw, k.name)) parts.push(k.valueCheck!(raw[k.name]));
+  for (const k of VALUE_CHECKS) if (hasMember(raw, k.name)) parts.push(k.valueCheck!(raw[k.name]));
   return and(parts);
 }
 
