@@ -166,6 +166,11 @@ function findByContent(s: JsonSchemaObject): Compiled | number | undefined {
   // every plain object to the comparison's for…in: no sharing in such a realm.
   for (const _ in PLAIN) return undefined;
   try {
+    // The schema used last first, without a fingerprint: a tool called again
+    // and again is found by one comparison, and any other schema differs from
+    // it within a few values.
+    const guess = newest;
+    if (guess !== undefined && matches(guess, s)) return guess.compiled;
     const print = fingerprint(s);
     const list = contentIndex.get(print);
     if (list === undefined) {
@@ -176,13 +181,8 @@ function findByContent(s: JsonSchemaObject): Compiled | number | undefined {
       // Most recently used first. A getter may shorten the list while we compare.
       for (let i = list.length - 1; i >= 0; i--) {
         const e = list[i];
-        if (e === undefined) continue;
-        if (e.compare ? e.compare(s) : sameContent(s, e.kept)) {
-          used(e);
-          // Reused, so worth code of its own (where the runtime allows it).
-          if (e.compare === undefined) e.compare = generateComparator(e.kept);
-          return e.compiled;
-        }
+        if (e === undefined || e === guess) continue;
+        if (matches(e, s)) return e.compiled;
       }
     }
     return print;
@@ -207,6 +207,15 @@ function keepByContent(s: JsonSchemaObject, print: number): Compiled | undefined
     // A getter threw, a cycle, a stack overflow in JSON.stringify: not plain data.
     return undefined;
   }
+}
+
+/** True when `s` equals the kept copy of `e`, which is then marked as just used. */
+function matches(e: ContentEntry, s: JsonSchemaObject): boolean {
+  if (!(e.compare ? e.compare(s) : sameContent(s, e.kept))) return false;
+  used(e);
+  // Reused, so worth code of its own (where the runtime allows it).
+  if (e.compare === undefined) e.compare = generateComparator(e.kept);
+  return true;
 }
 
 /** An empty plain object, to see whether Object.prototype has enumerable members. */
