@@ -87,24 +87,30 @@ function compileDoc(s: JsonSchemaObject): Compiled {
 // compiled from a private copy and kept by content (from the second schema
 // with its fingerprint on: the first is compiled lazily, as every schema was
 // before, so a one-off huge schema costs nothing more); anything else (a getter
-// that throws, a class instance, a non-enumerable member, a cycle, a function)
-// is compiled per object as before (a member is read as a value, so a getter
-// that returns plain data counts as that data). A new object finds its
-// candidates by a fingerprint (a number hashed from its top-level keys, title
-// and property names, no text built) and is then compared with each
-// candidate's kept copy in one walk of both in step: it stops at the first
-// difference, so it reads no more values than the smaller of the two holds,
-// and allocates nothing but one list of own names per object (the only way to
-// see a non-enumerable member). From an entry's first hit on, where the
+// that throws, a class instance, a hidden member of a `properties` map, a
+// cycle, a function) is compiled per object as before (a member is read as a
+// value, so a getter that returns plain data counts as that data). A new
+// object is compared first with the schema used last, then with the
+// candidates its fingerprint (a number hashed from its top-level keys, title
+// and property names, no text built) finds, each in one walk of both in step:
+// it stops at the first difference, so it reads no more values than the
+// smaller of the two holds. It reads what the schema engine reads (own
+// enumerable members, keywords.ts hasMember, each once; arrays through the
+// built-in iterator) plus each object's prototype, and allocates nothing but
+// the own names of `properties` maps (where the engine looks members up by
+// Object.hasOwn). An object found by content is not entered in the identity
+// cache (a schema deserialised per call is never seen again) unless it comes
+// back as the next object looked up. From an entry's first hit on, where the
 // runtime compiles code (not under a Content-Security-Policy without
 // 'unsafe-eval'), the same checks run as code generated for that copy
-// (GENERATED_MAX_VALUES at most; the walk serves larger ones). At most CONTENT_CACHE_ENTRIES schemas and CONTENT_CACHE_CHARS
-// characters of their JSON text are kept, least recently used first out, and
-// at most CONTENT_CANDIDATES share a fingerprint, so hostile schemas cannot
-// grow it past a few MiB of copies plus the compiled schemas' own answers
-// (bounded per node, see MAX_ANSWERS), nor make a lookup compare more than
-// CONTENT_CANDIDATES copies. (The engine's own listing of an object's keys,
-// for for…in and the own names, is linear in that object's key count.)
+// (GENERATED_MAX_VALUES at most; the walk serves larger ones). At most
+// CONTENT_CACHE_ENTRIES schemas and CONTENT_CACHE_CHARS characters of their
+// JSON text are kept, least recently used first out, and at most
+// CONTENT_CANDIDATES share a fingerprint, so hostile schemas cannot grow it
+// past a few MiB of copies plus the compiled schemas' own answers (bounded
+// per node, see MAX_ANSWERS), nor make a lookup compare more than
+// CONTENT_CANDIDATES + 1 copies. (The engine's own listing of an object's
+// keys, for for…in and the own names, is linear in that object's key count.)
 
 /** Most values (objects, arrays and primitives) of a schema kept by content. */
 export const CONTENT_MAX_VALUES = 20_000;
@@ -520,10 +526,15 @@ function generateComparator(kept: Kept): Comparator | null {
       );
     } else {
       const keys = `K[${keyLists.push(v.keys) - 1}]`;
+      // Each key position compared with its name written in: no list read per key.
+      const cases = v.keys.map(
+        (k, j) => `case ${j}: if (k !== ${JSON.stringify(k)}) return false; continue;`,
+      );
       code.push(
         `if (Array.isArray(${x})) return false;`,
         `{ const p = Object.getPrototypeOf(${x}); if (p !== OBJECT && p !== null) return false; }`,
-        `{ let i = 0; for (const k in ${x}) if (k !== ${keys}[i++]) return false; if (i !== ${n}) return false; }`,
+        `{ let i = 0; for (const k in ${x}) { switch (i++) { ${cases.join(" ")} } return false; }`,
+        `if (i !== ${n}) return false; }`,
       );
       if (v.names) code.push(`if (!sameNames(${x}, ${keys})) return false;`);
     }
