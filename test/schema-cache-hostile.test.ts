@@ -6,9 +6,10 @@
 // on its own. Every case runs with generated comparators and with the walk.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { useGeneratedComparators } from "../src/schema/compile-schema.js";
-import { type CompiledSchema, compileSchema } from "../src/schema/index.js";
+import { compileSchema } from "../src/schema/index.js";
 import type { JsonSchema } from "../src/schema/json-schema.js";
 import { structToJson } from "../src/struct/to-json.js";
+import { kept } from "./schema-cache-helpers.js";
 
 type Schema = Record<string, unknown>;
 
@@ -37,14 +38,6 @@ const point = (s: Schema) => (s.$defs as Record<string, Schema>).Point!;
 
 /** Arguments that tell the readings apart (integer vs number at every position, an extra member). */
 const args = { id: 1, score: 2, tags: ["a"], nested: { x: 3, y: 4, z: 5 }, extra: 6 };
-
-/** Compiles `make()` until its content is kept; returns the kept compiled schema. */
-function kept(make: () => Schema): CompiledSchema {
-  compileSchema(make() as JsonSchema);
-  const c = compileSchema(make() as JsonSchema);
-  expect(compileSchema(make() as JsonSchema)).toBe(c);
-  return c;
-}
 
 /** The output of `structToJson`, or the code of the error it throws. */
 function outcome(schema: unknown): string {

@@ -13,9 +13,10 @@ import {
   CONTENT_MAX_VALUES,
   useGeneratedComparators,
 } from "../src/schema/compile-schema.js";
-import { type CompiledSchema, compileSchema } from "../src/schema/index.js";
+import { compileSchema } from "../src/schema/index.js";
 import type { JsonSchema } from "../src/schema/json-schema.js";
 import { structToJson } from "../src/struct/to-json.js";
+import { kept } from "./schema-cache-helpers.js";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Schema = Record<string, unknown>;
@@ -39,17 +40,6 @@ function toolSchema(t: string): Schema {
     required: ["id"],
     $defs: { Point: { properties: { x: { type: "integer" }, y: { type: "number" } } } },
   };
-}
-
-/**
- * Compiles `make()` twice, so that its content is kept (the first schema of a
- * fingerprint is compiled per object, lazily), and returns the kept compiled schema.
- */
-function kept(make: () => Schema): CompiledSchema {
-  compileSchema(make() as JsonSchema);
-  const c = compileSchema(make() as JsonSchema);
-  expect(compileSchema(make() as JsonSchema)).toBe(c);
-  return c;
 }
 
 /** Deep copy with objects of a null prototype. */
