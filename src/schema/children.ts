@@ -31,6 +31,10 @@ import { DROPPED, Op, PATTERN_UNDECIDED, run, type Work } from "./work.js";
 
 /** `properties`, `patternProperties`, `additionalProperties`, `unevaluatedProperties` of one schema object. */
 export interface ObjectKeywords {
+  /**
+   * Its members are looked up by Object.hasOwn, non-enumerable ones too (the
+   * schema cache compares a `properties` map's own names for that reason).
+   */
   readonly properties: JsonSchemaObject | undefined;
   /** `patternProperties`: each pattern's source and its subschema's node (compiled only when a key needs it). */
   readonly patterns: readonly { readonly source: string; readonly node: NodeBase }[];
@@ -81,7 +85,8 @@ export function arrayKeywordsOf(s: SchemaObjectNode): ArrayKeywords {
   if (known !== undefined) return known;
   const doc = s.doc!;
   const list = (v: unknown) =>
-    Array.isArray(v) ? v.map((x) => doc.nodeFor(x, s.base)) : undefined;
+    // Read through the array's iterator, as every list of a schema is (the schema cache checks that one).
+    Array.isArray(v) ? Array.from(v, (x) => doc.nodeFor(x, s.base)) : undefined;
   const prefixItems = list(ownKeyword(s.raw, "prefixItems"));
   const items = ownKeyword(s.raw, "items");
   let prefix: (NodeBase | undefined)[] | undefined;

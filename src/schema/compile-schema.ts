@@ -47,11 +47,33 @@ export function compileSchema(schema: JsonSchema): CompiledSchema {
   }
   let c = cache.get(s);
   if (c === undefined) {
-    c = byContent(s) ?? compileDoc(s);
+    if (s === lastFound) {
+      // Found by content twice: the caller keeps this object, so it joins the identity cache.
+      c = lastFoundCompiled!;
+    } else {
+      const found = findByContent(s);
+      if (found instanceof Compiled) {
+        // A schema deserialised per call is never seen again: entering it in
+        // the identity cache would cost more than finding it did. Only the
+        // last object found is remembered, in case it comes back.
+        lastFound = s;
+        lastFoundCompiled = found;
+        return found as unknown as CompiledSchema;
+      }
+      c = (found === undefined ? undefined : keepByContent(s, found)) ?? compileDoc(s);
+    }
     cache.set(s, c);
   }
   return c as unknown as CompiledSchema;
 }
+
+/**
+ * The last object found by content (not entered in the identity cache), and
+ * its compiled schema: one object, so at most one of the caller's schemas is
+ * kept alive by it.
+ */
+let lastFound: object | undefined;
+let lastFoundCompiled: Compiled | undefined;
 
 function compileDoc(s: JsonSchemaObject): Compiled {
   const doc = new Doc(s, rootBase(s));
@@ -65,24 +87,30 @@ function compileDoc(s: JsonSchemaObject): Compiled {
 // compiled from a private copy and kept by content (from the second schema
 // with its fingerprint on: the first is compiled lazily, as every schema was
 // before, so a one-off huge schema costs nothing more); anything else (a getter
-// that throws, a class instance, a non-enumerable member, a cycle, a function)
-// is compiled per object as before (a member is read as a value, so a getter
-// that returns plain data counts as that data). A new object finds its
-// candidates by a fingerprint (a number hashed from its top-level keys, title
-// and property names, no text built) and is then compared with each
-// candidate's kept copy in one walk of both in step: it stops at the first
-// difference, so it reads no more values than the smaller of the two holds,
-// and allocates nothing but one list of own names per object (the only way to
-// see a non-enumerable member). From an entry's first hit on, where the
+// that throws, a class instance, a hidden member of a `properties` map, a
+// cycle, a function) is compiled per object as before (a member is read as a
+// value, so a getter that returns plain data counts as that data). A new
+// object is compared first with the schema used last, then with the
+// candidates its fingerprint (a number hashed from its top-level keys, title
+// and property names, no text built) finds, each in one walk of both in step:
+// it stops at the first difference, so it reads no more values than the
+// smaller of the two holds. It reads what the schema engine reads (own
+// enumerable members, keywords.ts hasMember, each once; arrays through the
+// built-in iterator) plus each object's prototype, and allocates nothing but
+// the own names of `properties` maps (where the engine looks members up by
+// Object.hasOwn). An object found by content is not entered in the identity
+// cache (a schema deserialised per call is never seen again) unless it comes
+// back as the next object looked up. From an entry's first hit on, where the
 // runtime compiles code (not under a Content-Security-Policy without
 // 'unsafe-eval'), the same checks run as code generated for that copy
-// (GENERATED_MAX_VALUES at most; the walk serves larger ones). At most CONTENT_CACHE_ENTRIES schemas and CONTENT_CACHE_CHARS
-// characters of their JSON text are kept, least recently used first out, and
-// at most CONTENT_CANDIDATES share a fingerprint, so hostile schemas cannot
-// grow it past a few MiB of copies plus the compiled schemas' own answers
-// (bounded per node, see MAX_ANSWERS), nor make a lookup compare more than
-// CONTENT_CANDIDATES copies. (The engine's own listing of an object's keys,
-// for for…in and the own names, is linear in that object's key count.)
+// (GENERATED_MAX_VALUES at most; the walk serves larger ones). At most
+// CONTENT_CACHE_ENTRIES schemas and CONTENT_CACHE_CHARS characters of their
+// JSON text are kept, least recently used first out, and at most
+// CONTENT_CANDIDATES share a fingerprint, so hostile schemas cannot grow it
+// past a few MiB of copies plus the compiled schemas' own answers (bounded
+// per node, see MAX_ANSWERS), nor make a lookup compare more than
+// CONTENT_CANDIDATES + 1 copies. (The engine's own listing of an object's
+// keys, for for…in and the own names, is linear in that object's key count.)
 
 /** Most values (objects, arrays and primitives) of a schema kept by content. */
 export const CONTENT_MAX_VALUES = 20_000;
@@ -104,6 +132,8 @@ class Kept {
   constructor(
     readonly keys: readonly string[] | null,
     readonly values: readonly KeptValue[],
+    /** A `properties` map: compared by its own names too (see {@link walkInStep}). */
+    readonly names: boolean,
   ) {}
 }
 
@@ -133,9 +163,20 @@ let newest: ContentEntry | undefined;
 let contentEntries = 0;
 let contentChars = 0;
 
-/** The compiled schema of a schema equal to `s` (found or made), or undefined when `s` is not plain data. */
-function byContent(s: JsonSchemaObject): Compiled | undefined {
+/**
+ * The compiled schema of a kept schema equal to `s`; else `s`'s fingerprint
+ * when `s` is to be kept (see {@link keepByContent}), or undefined.
+ */
+function findByContent(s: JsonSchemaObject): Compiled | number | undefined {
+  // An enumerable member of Object.prototype would look like a member of
+  // every plain object to the comparison's for…in: no sharing in such a realm.
+  for (const _ in PLAIN) return undefined;
   try {
+    // The schema used last first, without a fingerprint: a tool called again
+    // and again is found by one comparison, and any other schema differs from
+    // it within a few values.
+    const guess = newest;
+    if (guess !== undefined && matches(guess, s)) return guess.compiled;
     const print = fingerprint(s);
     const list = contentIndex.get(print);
     if (list === undefined) {
@@ -146,15 +187,20 @@ function byContent(s: JsonSchemaObject): Compiled | undefined {
       // Most recently used first. A getter may shorten the list while we compare.
       for (let i = list.length - 1; i >= 0; i--) {
         const e = list[i];
-        if (e === undefined) continue;
-        if (e.compare ? e.compare(s) : sameContent(s, e.kept)) {
-          used(e);
-          // Reused, so worth code of its own (where the runtime allows it).
-          if (e.compare === undefined) e.compare = generateComparator(e.kept);
-          return e.compiled;
-        }
+        if (e === undefined || e === guess) continue;
+        if (matches(e, s)) return e.compiled;
       }
     }
+    return print;
+  } catch {
+    // A getter threw, a proxy's trap threw, a stack overflow: not plain data.
+    return undefined;
+  }
+}
+
+/** The compiled schema of a new entry kept for `s`, or undefined when `s` is not plain data. */
+function keepByContent(s: JsonSchemaObject, print: number): Compiled | undefined {
+  try {
     if (!isPlainData(s)) return undefined;
     const text = JSON.stringify(s);
     if (text.length > CONTENT_MAX_CHARS) return undefined;
@@ -168,6 +214,18 @@ function byContent(s: JsonSchemaObject): Compiled | undefined {
     return undefined;
   }
 }
+
+/** True when `s` equals the kept copy of `e`, which is then marked as just used. */
+function matches(e: ContentEntry, s: JsonSchemaObject): boolean {
+  if (!(e.compare ? e.compare(s) : sameContent(s, e.kept))) return false;
+  used(e);
+  // Reused, so worth code of its own (where the runtime allows it).
+  if (e.compare === undefined) e.compare = generateComparator(e.kept);
+  return true;
+}
+
+/** An empty plain object, to see whether Object.prototype has enumerable members. */
+const PLAIN = {};
 
 /** Fingerprints met once, oldest first (at most CONTENT_CACHE_ENTRIES × 4). */
 const seenPrints = new Set<number>();
@@ -294,17 +352,19 @@ function keep(copy: JsonSchemaObject): Kept {
   // Children are filled in after their parent exists: a work list, not recursion (deep schemas).
   const work: { readonly from: unknown[] | Record<string, unknown>; readonly into: KeptValue[] }[] =
     [];
-  const container = (v: unknown): KeptValue => {
+  const container = (v: unknown, key: string | undefined): KeptValue => {
     if (typeof v !== "object" || v === null) return v as KeptValue;
     const into: KeptValue[] = [];
     work.push({ from: v as unknown[] | Record<string, unknown>, into });
-    return new Kept(Array.isArray(v) ? null : Object.keys(v), into);
+    return Array.isArray(v)
+      ? new Kept(null, into, false)
+      : new Kept(Object.keys(v), into, key === "properties");
   };
-  const root = container(copy) as Kept;
+  const root = container(copy, undefined) as Kept;
   for (let item = work.pop(); item !== undefined; item = work.pop()) {
     const { from, into } = item;
-    if (Array.isArray(from)) for (const v of from) into.push(container(v));
-    else for (const k of Object.keys(from)) into.push(container(from[k]));
+    if (Array.isArray(from)) for (const v of from) into.push(container(v, undefined));
+    else for (const k of Object.keys(from)) into.push(container(from[k], k));
   }
   return root;
 }
@@ -320,9 +380,14 @@ let spareStack: unknown[] | undefined = [];
 const SPARE_STACK_LENGTH = 256;
 
 /**
- * True when `a` equals the kept copy value for value: same types, same own
- * keys in the same order, all enumerable, plain prototypes. Bounded by the
- * smaller of the two: the walk stops at the first difference.
+ * True when `a` reads as the kept copy to the schema engine, which reads a
+ * schema as JSON would (keywords/keywords.ts): same types, same members (own
+ * enumerable string-keyed properties, each read once) in the same order, and
+ * arrays read through the built-in iterator. Beyond that, so that the cache
+ * shares only plain data: plain prototypes, and no hidden (non-enumerable)
+ * member in a `properties` map, where the engine looks members up by
+ * Object.hasOwn. Bounded by the smaller of the two: the walk stops at the
+ * first difference.
  */
 function sameContent(a: object, kept: Kept): boolean {
   const stack = spareStack ?? [];
@@ -338,6 +403,9 @@ function sameContent(a: object, kept: Kept): boolean {
   }
 }
 
+/** The iterator every array of a schema is read through (see {@link sameContent}). */
+const ARRAY_ITERATOR = Array.prototype[Symbol.iterator];
+
 function walkInStep(a: object, kept: Kept, stack: unknown[]): boolean {
   let x: object = a;
   let y: Kept = kept;
@@ -350,6 +418,8 @@ function walkInStep(a: object, kept: Kept, stack: unknown[]): boolean {
       if (Array.isArray(x)) return false;
       const proto: unknown = Object.getPrototypeOf(x);
       if (proto !== Object.prototype && proto !== null) return false;
+      // for…in lists the own enumerable keys, then inherited ones (none: the
+      // prototype is plain and findByContent refuses a polluted one).
       let i = 0;
       for (const k in x) {
         if (i === n || k !== keys[i]) return false;
@@ -357,14 +427,10 @@ function walkInStep(a: object, kept: Kept, stack: unknown[]): boolean {
         if (top < 0) return false;
       }
       if (i !== n) return false;
-      // for…in saw exactly the kept keys; the own names (non-enumerable ones
-      // too) must be those same keys, or a hidden or inherited member differs.
-      const names = Object.getOwnPropertyNames(x);
-      if (names.length !== n) return false;
-      for (let j = 0; j < n; j++) if (names[j] !== keys[j]) return false;
+      if (y.names && !sameNames(x, keys)) return false;
     } else {
       if (!Array.isArray(x) || Object.getPrototypeOf(x) !== Array.prototype) return false;
-      if (x.length !== n) return false;
+      if ((x as unknown[])[Symbol.iterator] !== ARRAY_ITERATOR || x.length !== n) return false;
       for (let i = 0; i < n; i++) {
         // A hole reads as undefined (or what Array.prototype holds there), never a kept value.
         top = step(x[i], values[i]!, stack, top);
@@ -375,6 +441,14 @@ function walkInStep(a: object, kept: Kept, stack: unknown[]): boolean {
     y = stack[--top] as Kept;
     x = stack[--top] as object;
   }
+}
+
+/** True when the own names of `x` (non-enumerable ones too) are exactly `keys`. */
+function sameNames(x: object, keys: readonly string[]): boolean {
+  const names = Object.getOwnPropertyNames(x);
+  if (names.length !== keys.length) return false;
+  for (let j = 0; j < keys.length; j++) if (names[j] !== keys[j]) return false;
+  return true;
 }
 
 /** Compares primitives now, or queues a pair of containers: the stack's new top, or -1 at a difference. */
@@ -443,19 +517,29 @@ function generateComparator(kept: Kept): Comparator | null {
     }
     code.push(`if (typeof ${x} !== "object" || ${x} === null) return false;`);
     const n = v.values.length;
+    let post: string[] = [];
+    // The built-ins by their global names: the engine inlines them, as it
+    // cannot when they come in as arguments. A container's prototype and
+    // keys are checked after its members are read: by then the engine knows
+    // its shape from those reads, and the prototype is a constant to it.
     if (v.keys === null) {
-      code.push(
-        `if (!isArray(${x}) || getProto(${x}) !== ARRAY || ${x}.length !== ${n}) return false;`,
-      );
+      code.push(`if (!Array.isArray(${x}) || ${x}.length !== ${n}) return false;`);
+      post = [
+        `if (Object.getPrototypeOf(${x}) !== ARRAY || ${x}[Symbol.iterator] !== ITERATOR) return false;`,
+      ];
     } else {
       const keys = `K[${keyLists.push(v.keys) - 1}]`;
-      code.push(
-        `if (isArray(${x})) return false;`,
-        `{ const p = getProto(${x}); if (p !== OBJECT && p !== null) return false; }`,
-        `{ let i = 0; for (const k in ${x}) if (k !== ${keys}[i++]) return false; if (i !== ${n}) return false; }`,
-        `{ const own = ownNames(${x}); if (own.length !== ${n}) return false;`,
-        `for (let j = 0; j < ${n}; j++) if (own[j] !== ${keys}[j]) return false; }`,
+      // Each key position compared with its name written in: no list read per key.
+      const cases = v.keys.map(
+        (k, j) => `case ${j}: if (k !== ${JSON.stringify(k)}) return false; continue;`,
       );
+      code.push(`if (Array.isArray(${x})) return false;`);
+      post = [
+        `{ const p = Object.getPrototypeOf(${x}); if (p !== OBJECT && p !== null) return false; }`,
+        `{ let i = 0; for (const k in ${x}) { switch (i++) { ${cases.join(" ")} } return false; }`,
+        `if (i !== ${n}) return false; }`,
+      ];
+      if (v.names) post.push(`if (!sameNames(${x}, ${keys})) return false;`);
     }
     for (let i = 0; i < n; i++) {
       const y = `v${++names}`;
@@ -464,27 +548,20 @@ function generateComparator(kept: Kept): Comparator | null {
       if (!emit(y, v.values[i]!)) return false;
       code.push("}");
     }
+    code.push(...post);
     return true;
   };
   if (!emit("v0", kept)) return null;
   try {
     const make = new Function(
       "K",
-      "isArray",
-      "getProto",
-      "ownNames",
+      "sameNames",
       "OBJECT",
       "ARRAY",
+      "ITERATOR",
       `"use strict"; return function sameContent(v0) {\n${code.join("\n")}\nreturn true;\n};`,
     ) as (...args: unknown[]) => Comparator;
-    return make(
-      keyLists,
-      Array.isArray,
-      Object.getPrototypeOf,
-      Object.getOwnPropertyNames,
-      Object.prototype,
-      Array.prototype,
-    );
+    return make(keyLists, sameNames, Object.prototype, Array.prototype, ARRAY_ITERATOR);
   } catch {
     return null;
   }

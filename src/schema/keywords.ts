@@ -1,12 +1,21 @@
 import type { JsonSchemaObject } from "./json-schema.js";
 
+const isEnumerable = Object.prototype.propertyIsEnumerable;
+
 /**
- * A keyword's value when it is the schema's own property. Inherited members
- * never count, so `__proto__`, `constructor` and `toString` are ordinary names
- * and a polluted Object.prototype cannot inject keywords.
+ * True when `name` is a member of `o` as JSON sees it: an own, enumerable
+ * property. Inherited members never count, so `__proto__`, `constructor` and
+ * `toString` are ordinary names and a polluted Object.prototype cannot inject
+ * keywords; nor does a non-enumerable one, which JSON.stringify, Object.keys
+ * and the schema cache's comparison (compile-schema.ts) do not see either.
  */
+export function hasMember(o: object, name: string): boolean {
+  return isEnumerable.call(o, name);
+}
+
+/** A keyword's value when it is a member of the schema (see {@link hasMember}). */
 export function ownKeyword(schema: JsonSchemaObject, name: string): unknown {
-  return Object.hasOwn(schema, name) ? schema[name] : undefined;
+  return hasMember(schema, name) ? schema[name] : undefined;
 }
 
 /** True for a non-null, non-array object. */

@@ -4,7 +4,7 @@
 
 import { parsePointer } from "../json-pointer.js";
 import type { JsonSchemaObject } from "./json-schema.js";
-import { isRecord, isSchema, ownKeyword } from "./keywords.js";
+import { hasMember, isRecord, isSchema, ownKeyword } from "./keywords.js";
 import {
   LIST_SUBSCHEMA_KEYWORDS,
   MAP_SUBSCHEMA_KEYWORDS,
@@ -173,7 +173,7 @@ function walkPointer(
     if (Array.isArray(cur)) {
       if (!/^(0|[1-9][0-9]*)$/.test(t) || Number(t) >= cur.length) return undefined;
       cur = cur[Number(t)];
-    } else if (isRecord(cur) && Object.hasOwn(cur, t)) {
+    } else if (isRecord(cur) && hasMember(cur, t)) {
       cur = cur[t];
     } else {
       return undefined;

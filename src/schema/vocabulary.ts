@@ -12,7 +12,7 @@
 // kind, in ./children.ts; the engine (./work.ts, ./reader.ts) knows no keyword.
 
 import type { JsonSchemaObject } from "./json-schema.js";
-import { isRecord } from "./keywords.js";
+import { hasMember, isRecord } from "./keywords.js";
 import {
   conjunction,
   R_AMBIGUOUS,
@@ -127,11 +127,11 @@ function lastSegment(ref: string): string {
  */
 function discriminatorCheck(value: unknown, branch: unknown): Predicate {
   if (!isRecord(value) || !isRecord(branch)) return true;
-  const propertyName = Object.hasOwn(value, "propertyName") ? value.propertyName : undefined;
-  const ref = Object.hasOwn(branch, "$ref") ? branch.$ref : undefined;
+  const propertyName = hasMember(value, "propertyName") ? value.propertyName : undefined;
+  const ref = hasMember(branch, "$ref") ? branch.$ref : undefined;
   if (typeof propertyName !== "string" || typeof ref !== "string") return true;
   const mappingKeys = new Map<string, string>();
-  const m = Object.hasOwn(value, "mapping") ? value.mapping : undefined;
+  const m = hasMember(value, "mapping") ? value.mapping : undefined;
   if (isRecord(m)) {
     for (const k of Object.keys(m)) {
       const target = m[k];
@@ -292,7 +292,7 @@ const ARRAY_KEYWORDS = KEYWORDS.filter((k) => k.admitsArray !== undefined);
 
 /** True when one of `keywords` is the schema object's own property. */
 export function hasAnyKeyword(raw: JsonSchemaObject, keywords: readonly string[]): boolean {
-  for (const k of keywords) if (Object.hasOwn(raw, k)) return true;
+  for (const k of keywords) if (hasMember(raw, k)) return true;
   return false;
 }
 
@@ -300,7 +300,7 @@ export function hasAnyKeyword(raw: JsonSchemaObject, keywords: readonly string[]
 export function ownReading(raw: JsonSchemaObject, whole: boolean): Reading {
   let r: Reading = R_DROP;
   for (const k of READING_KEYWORDS) {
-    if (Object.hasOwn(raw, k.name)) r = conjunction(r, k.reading!(raw[k.name], whole));
+    if (hasMember(raw, k.name)) r = conjunction(r, k.reading!(raw[k.name], whole));
   }
   return r;
 }
@@ -309,7 +309,7 @@ export function ownReading(raw: JsonSchemaObject, whole: boolean): Reading {
 export function ownObjectCheck(raw: JsonSchemaObject, context: CheckContext): Predicate {
   const parts: Predicate[] = [];
   for (const k of OBJECT_CHECK_KEYWORDS) {
-    if (Object.hasOwn(raw, k.name)) parts.push(k.objectCheck!(raw[k.name], context));
+    if (hasMember(raw, k.name)) parts.push(k.objectCheck!(raw[k.name], context));
   }
   return and(parts);
 }
@@ -317,8 +317,7 @@ export function ownObjectCheck(raw: JsonSchemaObject, context: CheckContext): Pr
 /** What one schema object's own keywords require of a member's primitive value. */
 export function ownValueCheck(raw: JsonSchemaObject): Predicate {
   const parts: Predicate[] = [];
-  for (const k of VALUE_CHECKS)
-    if (Object.hasOwn(raw, k.name)) parts.push(k.valueCheck!(raw[k.name]));
+  for (const k of VALUE_CHECKS) if (hasMember(raw, k.name)) parts.push(k.valueCheck!(raw[k.name]));
   return and(parts);
 }
 
@@ -329,7 +328,7 @@ export function ownBranchChecks(raw: JsonSchemaObject, branches: readonly unknow
   return branches.map((branch) => {
     const parts: Predicate[] = [];
     for (const k of BRANCH_CHECK_KEYWORDS) {
-      if (Object.hasOwn(raw, k.name)) parts.push(k.branchCheck!(raw[k.name], branch));
+      if (hasMember(raw, k.name)) parts.push(k.branchCheck!(raw[k.name], branch));
     }
     return and(parts);
   });
@@ -338,7 +337,7 @@ export function ownBranchChecks(raw: JsonSchemaObject, branches: readonly unknow
 /** Whether an array value can satisfy one schema object's own keywords. */
 export function ownAdmitsArray(raw: JsonSchemaObject): boolean {
   for (const k of ARRAY_KEYWORDS) {
-    if (Object.hasOwn(raw, k.name) && !k.admitsArray!(raw[k.name])) return false;
+    if (hasMember(raw, k.name) && !k.admitsArray!(raw[k.name])) return false;
   }
   return true;
 }
