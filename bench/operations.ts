@@ -166,16 +166,19 @@ function sameValues(inputs: PayloadInputs): (result: unknown) => string | undefi
   };
 }
 
-/** A pool of fresh deep copies of the schema, so that every call sees a schema object it has never seen. */
+/** A pool of fresh copies of the schema (each parsed from its JSON text), so that every call sees a schema object it has never seen. */
 function freshSchemas(schema: object): { refill: (n: number) => void; next: () => object } {
+  // Deserialised from its JSON text, as a client that receives the tool's schema per call holds it.
+  const text = JSON.stringify(schema);
+  const fresh = () => JSON.parse(text) as object;
   let pool: object[] = [];
   let i = 0;
   return {
     refill: (n) => {
-      pool = Array.from({ length: n }, () => structuredClone(schema));
+      pool = Array.from({ length: n }, fresh);
       i = 0;
     },
-    next: () => pool[i++] ?? structuredClone(schema),
+    next: () => pool[i++] ?? fresh(),
   };
 }
 
