@@ -20,6 +20,7 @@ import { generatedWriter, MAX_CODE_NODES } from "../src/struct/writer-code.js";
 import { writerPlans } from "../src/struct/writer-plan.js";
 import { programOf } from "../src/struct/writer-program.js";
 import { HOSTILE_CASES } from "./schema-budget-catalogue.js";
+import { toStruct } from "./writer-corpus.js";
 
 type Mode = "generated" | "interpreted" | "walk" | "engine";
 const MODES: readonly Mode[] = ["generated", "interpreted", "walk", "engine"];
@@ -35,41 +36,6 @@ function setMode(mode: Mode): void {
 }
 
 type Outcome = { text?: string; error?: string; diagnostics: Diagnostic[] };
-
-/** A JSON value as a google.protobuf.Value message (NaN and the like as number values). */
-function toValue(v: unknown): unknown {
-  if (v === null) return { kind: { case: "nullValue", value: 0 } };
-  switch (typeof v) {
-    case "number":
-      return { kind: { case: "numberValue", value: v } };
-    case "string":
-      return { kind: { case: "stringValue", value: v } };
-    case "boolean":
-      return { kind: { case: "boolValue", value: v } };
-    case "object":
-      if (Array.isArray(v))
-        return { kind: { case: "listValue", value: { values: v.map(toValue) } } };
-      return { kind: { case: "structValue", value: toStruct(v as Record<string, unknown>) } };
-    default:
-      return { kind: { case: undefined } };
-  }
-}
-
-function toStruct(o: Record<string, unknown>): {
-  $typeName: string;
-  fields: Record<string, unknown>;
-} {
-  const fields: Record<string, unknown> = {};
-  for (const k of Object.keys(o)) {
-    Object.defineProperty(fields, k, {
-      value: toValue(o[k]),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  }
-  return { $typeName: "google.protobuf.Struct", fields };
-}
 
 function write(
   mode: Mode,

@@ -6,18 +6,9 @@
 // afresh, so its own exact expectations (text, diagnostics, paths, errors)
 // must hold through the value form too.
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { WRITER_CORPUS } from "./writer-corpus.js";
 
-const CORPUS = [
-  "./to-json.test.js",
-  "./to-json-depth.test.js",
-  "./to-json-forged-message.test.js",
-  "./to-json-canary.test.js",
-  "./hostile-struct.test.js",
-  "./options.test.js",
-  "./golden-contract.test.js",
-  "./vectors/decoder-vectors.test.js",
-  "./writer-compiled.test.js",
-] as const;
+const CORPUS = [...WRITER_CORPUS, "./writer-compiled.test.js"] as const;
 
 type RawJson = { rawJSON?: unknown; isRawJSON?: unknown };
 const json = JSON as unknown as RawJson;

@@ -9,6 +9,7 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { rowSetSchema } from "../bench/payloads.js";
 import type { JsonSchema } from "../src/schema/json-schema.js";
+import { toStruct } from "./writer-corpus.js";
 
 type RawJson = { rawJSON?: unknown; isRawJSON?: unknown };
 const json = JSON as unknown as RawJson;
@@ -46,38 +47,6 @@ async function load(markers: boolean) {
 type Package = Awaited<ReturnType<typeof load>>;
 type Way = "value" | "text" | "walk" | "engine";
 const WAYS: readonly Way[] = ["value", "text", "walk", "engine"];
-
-/** A JSON value as a google.protobuf.Value message. */
-function toValue(v: unknown): unknown {
-  if (v === null) return { kind: { case: "nullValue", value: 0 } };
-  switch (typeof v) {
-    case "number":
-      return { kind: { case: "numberValue", value: v } };
-    case "string":
-      return { kind: { case: "stringValue", value: v } };
-    case "boolean":
-      return { kind: { case: "boolValue", value: v } };
-    default:
-      if (Array.isArray(v))
-        return { kind: { case: "listValue", value: { values: v.map(toValue) } } };
-      return {
-        kind: { case: "structValue", value: toStruct(v as Record<string, unknown>) },
-      };
-  }
-}
-
-function toStruct(o: Record<string, unknown>): { $typeName: string; fields: object } {
-  const fields: Record<string, unknown> = {};
-  for (const k of Object.keys(o)) {
-    Object.defineProperty(fields, k, {
-      value: toValue(o[k]),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  }
-  return { $typeName: "google.protobuf.Struct", fields };
-}
 
 /** One call written one way (`msg`: the Struct message form): its text, or its error's code and path. */
 function write(

@@ -5,21 +5,12 @@
 // under each mode, so its own exact expectations (text, diagnostics, paths,
 // errors) must hold through every one.
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { WRITER_CORPUS } from "./writer-corpus.js";
 
 type Mode = "generated" | "interpreted" | "walk" | "engine";
 const MODES: readonly Mode[] = ["generated", "interpreted", "walk", "engine"];
 
-/** The writer's tests, and the corpora (golden and decoder vectors, hostile inputs) that write Structs. */
-const CORPUS = [
-  "./to-json.test.js",
-  "./to-json-depth.test.js",
-  "./to-json-forged-message.test.js",
-  "./to-json-canary.test.js",
-  "./hostile-struct.test.js",
-  "./options.test.js",
-  "./golden-contract.test.js",
-  "./vectors/decoder-vectors.test.js",
-] as const;
+const CORPUS = WRITER_CORPUS;
 
 for (const mode of MODES) {
   describe(`writer mode: ${mode}`, async () => {
