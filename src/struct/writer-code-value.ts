@@ -110,7 +110,7 @@ const valueEmitter: CodeEmitter = {
     digits: `x < ${TWO_54} && x > -${TWO_54} ? x : T.text(Z(x))`,
     slow: "call",
   },
-  leaves: { string: "x", boolean: "x", null: "null" },
+  leaves: { string: (x) => x, boolean: (x) => x, null: "null" },
   objectStart: "  const o = {};",
   objectEnd: "  return o;",
   member: (_, key, value) =>

@@ -100,8 +100,12 @@ export interface CodeEmitter {
     /** The arguments after `(x, reading, notes` of the slow path N. */
     readonly slow: string;
   };
-  /** String, boolean and null leaves: expressions of `x`. */
-  readonly leaves: { readonly string: string; readonly boolean: string; readonly null: string };
+  /** String and boolean leaves: the expression for the value named `x`; the null leaf. */
+  readonly leaves: {
+    readonly string: (x: string) => string;
+    readonly boolean: (x: string) => string;
+    readonly null: string;
+  };
   /** Objects: the lines before the member loop; after it (the return). */
   readonly objectStart: string;
   readonly objectEnd: string;
@@ -205,7 +209,7 @@ const textEmitter: CodeEmitter = {
     digits: "Z(x)",
     slow: "dec, lis",
   },
-  leaves: { string: "S(x)", boolean: 'x ? "true" : "false"', null: '"null"' },
+  leaves: { string: (x) => `S(${x})`, boolean: (x) => `${x} ? "true" : "false"`, null: '"null"' },
   objectStart: '  let s = "{";',
   objectEnd: '  return s + "}";',
   // One append per member (separator and key text as one literal): fewer rope nodes to flatten.
@@ -267,14 +271,13 @@ function numberFunction(n: ProgramNode, emit: CodeEmitter): string {
 function valueFunction(n: ProgramNode, form: "p" | "m", emit: CodeEmitter): string {
   const id = n.id;
   const leaf = emit.leaves;
-  const at = (expr: string, x: string) => expr.replace(/\bx\b/g, x);
   if (form === "p") {
     return [
       `function v${id}p(v, d) {`,
       "  switch (typeof v) {",
       `    case "number": return n${id}(v);`,
-      `    case "string": return ${at(leaf.string, "v")};`,
-      `    case "boolean": return ${at(leaf.boolean, "v")};`,
+      `    case "string": return ${leaf.string("v")};`,
+      `    case "boolean": return ${leaf.boolean("v")};`,
       `    case "object": if (v === null) return ${leaf.null};`,
       `      return isArray(v) ? a${id}p(v, d + 1) : o${id}p(v, d + 1);`,
       "  }",
@@ -289,8 +292,8 @@ function valueFunction(n: ProgramNode, form: "p" | "m", emit: CodeEmitter): stri
     "  const x = k.value;",
     "  switch (k.case) {",
     `    case "numberValue": if (typeof x === "number") return n${id}(x); break;`,
-    `    case "stringValue": if (typeof x === "string") return ${leaf.string}; break;`,
-    `    case "boolValue": if (typeof x === "boolean") return ${leaf.boolean}; break;`,
+    `    case "stringValue": if (typeof x === "string") return ${leaf.string("x")}; break;`,
+    `    case "boolValue": if (typeof x === "boolean") return ${leaf.boolean("x")}; break;`,
     `    case "nullValue": return ${leaf.null};`,
     '    case "structValue": { const f = x == null ? undefined : x.fields;',
     `      if (typeof f === "object" && f !== null && !isArray(f)) return o${id}m(f, d + 1); break; }`,
