@@ -143,6 +143,40 @@ describe("every mode writes what the engine writes", () => {
     });
   }
 
+  // The generated code writes an object whose keys are exactly the node's named
+  // keys in order, and a tuple of exactly its positional length, by one
+  // expression (writer-code.ts, wholeObject/wholeArray); every near miss takes the loop.
+  test("objects with exactly the named members in order, and tuples of their exact length, are written whole; near misses the same", () => {
+    const schema: JsonSchema = {
+      properties: {
+        a: { type: "integer" },
+        b: { type: "number" },
+        "1": { type: "integer" },
+        'q"uote': { anyOf: [{ type: "integer" }, { type: "null" }] },
+        row: {
+          prefixItems: [{ type: "integer" }, { type: "number" }, { type: "string" }],
+          items: { type: "number" },
+        },
+      },
+    };
+    const row = [2 ** 60, 2, "s"];
+    for (const args of [
+      { "1": 1, a: 2 ** 60, b: 3, 'q"uote': null, row },
+      { "1": 1, a: 2, b: 3, 'q"uote': 2 ** 53 + 2, row: [1, 2.5, "x"] },
+      { "1": 1, b: 3, a: 2, 'q"uote': null, row },
+      { "1": 1, a: 2, 'q"uote': null, row },
+      { "1": 1, a: 2, b: 3, 'q"uote': null, row, extra: 4 },
+      { "1": 1, a: 2, b: 3, 'q"uote': null, row: [1, 2] },
+      { "1": 1, a: 2, b: 3, 'q"uote': null, row: [1, 2, "x", 4] },
+      { "1": 1, a: 2, b: 3, 'q"uote': null, row: [] },
+      { "1": 1, a: 1.5, b: Number.NaN, 'q"uote': null, row: [1, 2, 3] },
+      { "1": 1, a: 2, b: 3, 'q"uote': null, row: { 0: 1, 1: 2, 2: "x" } },
+    ]) {
+      expectSame(args, schema);
+      expectSame(args, schema, { wholeFloats: "integer" });
+    }
+  });
+
   test("an output past 256 K characters goes to the native writer, written the same", () => {
     const rows = Array.from({ length: 4000 }, (_, i) => [
       2 ** 60 + i * 4096,
@@ -350,6 +384,20 @@ describe("generated code is safe and bounded", () => {
     if (runtimeAllowsCode()) expect(writerPlans.written.generated).toBe(before + 1);
     expect(Object.prototype).not.toHaveProperty("polluted");
     expectSame(args, schema);
+  });
+
+  test("hostile member names written whole (every key present, in order): exactly as data", () => {
+    const keys = hostileKeys.filter((k) => k !== "__proto__");
+    const properties: Record<string, JsonSchema> = {};
+    const args: Record<string, unknown> = {};
+    for (const [i, k] of keys.entries()) {
+      properties[k] = { type: "number" };
+      args[k] = i;
+    }
+    const text = structToJson(args as never, { properties } as JsonSchema);
+    expect(text).toBe(JSON.stringify(args).replace(/:(\d+)/g, ":$1.0"));
+    expect(Object.prototype).not.toHaveProperty("polluted");
+    expectSame(args, { properties } as JsonSchema);
   });
 
   test("a schema too large for code is interpreted, and writes the same", () => {

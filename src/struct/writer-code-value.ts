@@ -124,4 +124,9 @@ const valueEmitter: CodeEmitter = {
   arrayStart: "  const o = new Array(a.length);",
   arrayEnd: "  if (o.length !== i) o.length = i;\n  return o;",
   element: (value) => `o[i] = ${value};`,
+  // A literal: the object gets its final shape at once (no transitions), the array its exact length.
+  whole: (members, array) =>
+    array
+      ? `[${members.map((m) => m.value).join(", ")}]`
+      : `{ ${members.map((m) => `${literal(m.key!)}: ${m.value}`).join(", ")} }`,
 };

@@ -22,7 +22,9 @@ import { runtimeAllowsCode } from "../code-generation.js";
 import { jsonString } from "./exact-number-text.js";
 import { decimalText, digitsText, plainNumberText } from "./number-output.js";
 import {
+  type ArrayProgram,
   GIVE_UP,
+  type ObjectProgram,
   type Program,
   type ProgramNode,
   type ProgramOptions,
@@ -120,6 +122,20 @@ export interface CodeEmitter {
   readonly arrayEnd: string;
   /** The statement for element `i` whose value is the expression `value`. */
   element(value: string): string;
+  /**
+   * The whole container as one expression, when the data has exactly the
+   * node's named members in the node's order (`members`: key text with its
+   * colon, key, value expression) or exactly its positional elements
+   * (`members` with undefined keys): no loop, no per-member dispatch.
+   */
+  whole(members: readonly WholeMember[], array: boolean): string;
+}
+
+/** One member of {@link CodeEmitter.whole}: as {@link CodeEmitter.member}'s arguments (keys undefined for elements). */
+export interface WholeMember {
+  readonly keyText: string | undefined;
+  readonly key: string | undefined;
+  readonly value: string;
 }
 
 /**
@@ -220,6 +236,17 @@ const textEmitter: CodeEmitter = {
   arrayStart: '  let s = "[";',
   arrayEnd: '  return s + "]";',
   element: (value) => `s += (i === 0 ? "" : ",") + ${value};`,
+  // Literals merged with their neighbours: `'{"a":' + v0 + ',"b":' + v1 + "}"`.
+  whole: (members, array) => {
+    let lit = array ? "[" : "{";
+    let code = "";
+    members.forEach((m, j) => {
+      lit += `${j === 0 ? "" : ","}${m.keyText ?? ""}`;
+      code += `${literal(lit)} + ${m.value} + `;
+      lit = "";
+    });
+    return `${code}${literal(array ? "]" : "}")}`;
+  },
 };
 
 /** `n{id}(x)`: a number at the node (finite fast paths inline, the rest through N, the one definition). */
@@ -320,6 +347,7 @@ function objectFunction(
     "  if (d > lim) throw G;",
     p.notes ? "  if (lis) throw G;" : "",
     "  const ks = keysOf(f);",
+    wholeObject(p, form, emit),
     emit.objectStart,
     "  for (let i = 0; i < ks.length; i++) {",
     "    const k = ks[i];",
@@ -348,6 +376,43 @@ function objectFunction(
   return lines.join("\n");
 }
 
+/**
+ * Most members an object or tuple is written by one expression for (see
+ * {@link CodeEmitter.whole}); tool-call objects and tuple rows are smaller.
+ */
+const WHOLE_MEMBERS = 32;
+
+/**
+ * The object written whole when its keys are exactly the node's named keys,
+ * in the node's order (the common case: a model writes the properties it
+ * was shown, in order); empty when the node names none or too many. Keys
+ * from Object.keys are property keys, compared with the literals by
+ * identity in practice. `__proto__` never takes this path: an object
+ * literal would set the prototype.
+ */
+function wholeObject(p: ObjectProgram, form: "p" | "m", emit: CodeEmitter): string {
+  const n = p.keys.length;
+  if (n === 0 || n > WHOLE_MEMBERS || p.keys.includes("__proto__")) return "";
+  const test = p.keys.map((key, j) => `ks[${j}] === ${literal(key)}`).join(" && ");
+  const members = p.keys.map((key, j) => {
+    const read = `f[${literal(key)}]`;
+    return { keyText: p.keyTexts[j]!, key, value: `v${p.children[j]!.id}${form}(${read}, d)` };
+  });
+  return `  if (ks.length === ${n} && ${test}) return ${emit.whole(members, false)};`;
+}
+
+/** The array written whole when its length is exactly the node's positional elements (a tuple row); else empty. */
+function wholeArray(p: ArrayProgram, form: "p" | "m", emit: CodeEmitter): string {
+  const n = p.elements.length - 1;
+  if (n === 0 || n > WHOLE_MEMBERS) return "";
+  const members = p.elements.slice(0, n).map((e, j) => ({
+    keyText: undefined,
+    key: undefined,
+    value: `v${e.id}${form}(a[${j}], d)`,
+  }));
+  return `  if (a.length === ${n}) return ${emit.whole(members, true)};`;
+}
+
 function arrayFunction(n: ProgramNode, form: "p" | "m", emit: CodeEmitter): string {
   const id = n.id;
   const p = n.array;
@@ -358,6 +423,7 @@ function arrayFunction(n: ProgramNode, form: "p" | "m", emit: CodeEmitter): stri
     `function a${id}${form}(a, d) {`,
     "  if (d > lim) throw G;",
     p.notes ? "  if (lis) throw G;" : "",
+    wholeArray(p, form, emit),
     emit.arrayStart,
     "  let i = 0;",
     "  for (; i < a.length; i++) {",
