@@ -16,7 +16,7 @@ import {
   structMessageToJson,
   structToJson,
 } from "../src/struct/to-json.js";
-import { generatedWriter, MAX_CODE_NODES } from "../src/struct/writer-code.js";
+import { generatedWriter, MAX_CODE_NODES, rememberedKeyTexts } from "../src/struct/writer-code.js";
 import { writerPlans } from "../src/struct/writer-plan.js";
 import { programOf } from "../src/struct/writer-program.js";
 import { HOSTILE_CASES } from "./schema-budget-catalogue.js";
@@ -175,6 +175,25 @@ describe("every mode writes what the engine writes", () => {
       expectSame(args, schema);
       expectSame(args, schema, { wholeFloats: "integer" });
     }
+  });
+
+  test("keys the schema does not name: texts remembered during a call only, bounded, escapes exact", () => {
+    const schema: JsonSchema = {
+      properties: { m: { additionalProperties: { type: "integer" } } },
+    };
+    const odd = ['q"uote', "back\\slash", "ctl\u0001", "lone \ud800", "東京", "", "__proto__"];
+    const many: Record<string, unknown> = {};
+    for (let i = 0; i < 1500; i++) many[`k${i}`] = i;
+    many["x".repeat(65)] = 1;
+    for (const k of odd) Object.defineProperty(many, k, { value: 2 ** 60, enumerable: true });
+    const rows = Array.from({ length: 3 }, () => ({ m: many }));
+    for (const args of [{ m: many }, { m: { a: 1, b: 2 }, rows }]) {
+      expectSame(args, schema);
+      expect(rememberedKeyTexts()).toBe(0);
+    }
+    const text = structToJson({ m: many } as never, schema);
+    expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify({ m: many })));
+    expect(rememberedKeyTexts()).toBe(0);
   });
 
   test("an output past 256 K characters goes to the native writer, written the same", () => {

@@ -83,6 +83,8 @@ export interface CodeEmitter {
   readonly settings: readonly (readonly [string, string])[];
   /** Extra module-level lines (helpers the node functions call). */
   readonly preamble: readonly string[];
+  /** Statements run on both ways out of a call (after the settings are restored). */
+  readonly exit: string;
   /** The method of the call that writes an object or array the program leaves to it. */
   readonly walk: string;
   /** Parameters of the generated module beyond the shared ones, with their values. */
@@ -155,7 +157,7 @@ export function generateCode<W>(program: Program, emit: CodeEmitter): W | undefi
     ["call", "o"],
     ...emit.settings,
   ];
-  const saved = settings.map(([name], i) => `${name} = s${i};`).join(" ");
+  const saved = `${settings.map(([name], i) => `${name} = s${i};`).join(" ")} ${emit.exit}`;
   const parts: string[] = [
     '"use strict";',
     `let ${settings.map(([name]) => name).join(", ")};`,
@@ -205,13 +207,47 @@ export function generateCode<W>(program: Program, emit: CodeEmitter): W | undefi
   }
 }
 
+/**
+ * Key texts (`"key":`) of keys the schema does not name (maps, additional
+ * properties), remembered during a call: such keys repeat from object to
+ * object (measured on M, a 49 KB order batch with a map per item, in one
+ * process: 0.89–0.90× → 0.93–0.99× toJsonString). Forgotten when the call
+ * ends, so that no argument outlives it (kept across calls, M measured
+ * 3–5% faster still); bounded meanwhile (KEY_TEXTS_MAX keys of at most
+ * KEY_TEXT_LENGTH characters). A call made from inside another (a getter)
+ * may forget them early: they are only a memo.
+ */
+const keyTexts: { held: Map<string, string> | undefined } = { held: undefined };
+const KEY_TEXTS_MAX = 1024;
+const KEY_TEXT_LENGTH = 64;
+
+/** How many key texts are remembered now (tests: none once a call has ended). */
+export function rememberedKeyTexts(): number {
+  return keyTexts.held?.size ?? 0;
+}
+
+function keyText(k: string): string {
+  let t = keyTexts.held?.get(k);
+  if (t === undefined) {
+    t = `${jsonString(k)}:`;
+    if (k.length <= KEY_TEXT_LENGTH) {
+      const held = (keyTexts.held ??= new Map());
+      if (held.size < KEY_TEXTS_MAX) held.set(k, t);
+    }
+  }
+  return t;
+}
+
 /** The text writer's leaves and containers. */
 const textEmitter: CodeEmitter = {
   settings: [],
   preamble: [],
+  exit: "if (KT.held !== undefined) KT.held = undefined;",
   walk: "walk",
   params: [
     ["S", jsonString],
+    ["K", keyText],
+    ["KT", keyTexts],
     ["N", slowNumberText],
     ["D", decimalText],
     ["Z", digitsText],
@@ -231,7 +267,7 @@ const textEmitter: CodeEmitter = {
   // One append per member (separator and key text as one literal): fewer rope nodes to flatten.
   member: (keyText, _, value) =>
     keyText === undefined
-      ? `s += (i === 0 ? "" : ",") + S(k) + ":" + ${value};`
+      ? `s += (i === 0 ? K(k) : "," + K(k)) + ${value};`
       : `s += (i === 0 ? ${literal(keyText)} : ${literal(`,${keyText}`)}) + ${value};`,
   arrayStart: '  let s = "[";',
   arrayEnd: '  return s + "]";',
