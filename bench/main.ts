@@ -11,9 +11,8 @@
 //                      through tsx, whose keepNames wrappers cost a little per closure created
 //   --groups write,..  only these groups (default write,read,schema); the scaling table runs
 //                      only with every group, L and XL
-//   --processes N      spread each group's rounds over N child processes (default: one per
-//                      round), so that the median is over processes and the spread includes
-//                      how the JIT settled in each; 1 runs a group's rounds in one process
+//   --processes N      spread each group's rounds over N child processes (default 1), so that
+//                      the spread includes how the JIT settled in each process
 //   --timing DESIGN    alternated (default: blocks of each operation in turn, a scavenge
 //                      before each) or sequential (the design before issue 16, to compare);
 //                      see bench/timing.ts
@@ -54,7 +53,7 @@ function parseArgs(argv: readonly string[]): CliOptions {
   let built = false;
   let groups: GroupName[] = [...groupNames];
   let timing: TimingDesign = timingDesigns[0]!;
-  let processes: number | undefined;
+  let processes = 1;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === "--quick") quick = true;
@@ -83,19 +82,18 @@ function parseArgs(argv: readonly string[]): CliOptions {
   if (rounds !== undefined && !(Number.isInteger(rounds) && rounds >= 1)) {
     throw new Error("--rounds needs a positive integer");
   }
-  if (processes !== undefined && !(Number.isInteger(processes) && processes >= 1)) {
+  if (!(Number.isInteger(processes) && processes >= 1)) {
     throw new Error("--processes needs a positive integer");
   }
-  const roundCount = rounds ?? (quick ? 1 : 5);
   return {
     quick,
-    rounds: roundCount,
+    rounds: rounds ?? (quick ? 1 : 5),
     payloads,
     memory,
     built,
     groups,
     timing,
-    processes: Math.min(processes ?? roundCount, roundCount),
+    processes: Math.min(processes, rounds ?? (quick ? 1 : 5)),
   };
 }
 
