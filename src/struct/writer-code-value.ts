@@ -94,7 +94,6 @@ const valueEmitter: CodeEmitter = {
   settings: [["T", "o.exact"]],
   // A key from the data: `__proto__` must become an own member.
   preamble: ['function put(o, k, x) { if (k === "__proto__") own(o, k, x); else o[k] = x; }'],
-  exit: "",
   walk: "walkValue",
   params: [
     ["N", slowNumberValue],
