@@ -129,6 +129,8 @@ export interface CodeEmitter {
    * (`members` with undefined keys): no loop, no per-member dispatch.
    */
   whole(members: readonly WholeMember[], array: boolean): string;
+  /** Whether tuples are written whole too (objects always are). */
+  readonly wholeArrays: boolean;
 }
 
 /** One member of {@link CodeEmitter.whole}: as {@link CodeEmitter.member}'s arguments (keys undefined for elements). */
@@ -284,6 +286,7 @@ const textEmitter: CodeEmitter = {
     });
     return `${code}${literal(array ? "]" : "}")}`;
   },
+  wholeArrays: true,
 };
 
 /** `n{id}(x)`: a number at the node (finite fast paths inline, the rest through N, the one definition). */
@@ -441,7 +444,7 @@ function wholeObject(p: ObjectProgram, form: "p" | "m", emit: CodeEmitter): stri
 /** The array written whole when its length is exactly the node's positional elements (a tuple row); else empty. */
 function wholeArray(p: ArrayProgram, form: "p" | "m", emit: CodeEmitter): string {
   const n = p.elements.length - 1;
-  if (n === 0 || n > WHOLE_MEMBERS) return "";
+  if (n === 0 || n > WHOLE_MEMBERS || !emit.wholeArrays) return "";
   const members = p.elements.slice(0, n).map((e, j) => ({
     keyText: undefined,
     key: undefined,
