@@ -130,9 +130,8 @@ const valueEmitter: CodeEmitter = {
       ? `[${members.map((m) => m.value).join(", ")}]`
       : `{ ${members.map((m) => `${literal(m.key!)}: ${m.value}`).join(", ")} }`,
   // Measured on the 5 MB row set (20,000 tuple rows), in the harness: with JSON.rawJSON (Node 24) a
-  // literal per row made the call slower (0.96–0.99× toJsonString against 1.04–1.08×: its
-  // allocation site is tenured, the rows being alive until JSON.stringify runs); with markers
-  // (Node 20) faster (0.76× against 0.70–0.72×).
+  // literal per row made the call slower (0.96–0.99× toJsonString against 1.04–1.08×, three
+  // processes each); with markers (Node 20) faster (0.76× against 0.70–0.72×).
   get wholeArrays() {
     return nativeExactTexts() === undefined;
   },
