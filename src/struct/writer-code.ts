@@ -372,6 +372,11 @@ function valueFunction(n: ProgramNode, form: "p" | "m", emit: CodeEmitter): stri
   ].join("\n");
 }
 
+/** The expression for the value `read` at node `n`: a call of its value function in `form`. */
+function valueCall(n: ProgramNode, form: "p" | "m", read: string): string {
+  return `v${n.id}${form}(${read}, d)`;
+}
+
 function objectFunction(
   n: ProgramNode,
   form: "p" | "m",
@@ -393,8 +398,8 @@ function objectFunction(
     "    const k = ks[i];",
   ];
   const named = (j: number, read: string) =>
-    emit.member(p.keyTexts[j]!, p.keys[j]!, `v${p.children[j]!.id}${form}(${read}, d)`);
-  const rest = emit.member(undefined, undefined, `v${p.rest.id}${form}(f[k], d)`);
+    emit.member(p.keyTexts[j]!, p.keys[j]!, valueCall(p.children[j]!, form, read));
+  const rest = emit.member(undefined, undefined, valueCall(p.rest, form, "f[k]"));
   if (p.keys.length === 0) {
     lines.push(`    ${rest}`);
   } else if (p.keys.length <= SWITCH_KEYS) {
@@ -436,7 +441,7 @@ function wholeObject(p: ObjectProgram, form: "p" | "m", emit: CodeEmitter): stri
   const test = p.keys.map((key, j) => `ks[${j}] === ${literal(key)}`).join(" && ");
   const members = p.keys.map((key, j) => {
     const read = `f[${literal(key)}]`;
-    return { keyText: p.keyTexts[j]!, key, value: `v${p.children[j]!.id}${form}(${read}, d)` };
+    return { keyText: p.keyTexts[j]!, key, value: valueCall(p.children[j]!, form, read) };
   });
   return `  if (ks.length === ${n} && ${test}) return ${emit.whole(members, false)};`;
 }
@@ -448,7 +453,7 @@ function wholeArray(p: ArrayProgram, form: "p" | "m", emit: CodeEmitter): string
   const members = p.elements.slice(0, n).map((e, j) => ({
     keyText: undefined,
     key: undefined,
-    value: `v${e.id}${form}(a[${j}], d)`,
+    value: valueCall(e, form, `a[${j}]`),
   }));
   return `  if (a.length === ${n}) return ${emit.whole(members, true)};`;
 }
@@ -468,7 +473,7 @@ function arrayFunction(n: ProgramNode, form: "p" | "m", emit: CodeEmitter): stri
     "  let i = 0;",
     "  for (; i < a.length; i++) {",
   ];
-  const element = (j: number) => emit.element(`v${p.elements[j]!.id}${form}(a[i], d)`);
+  const element = (j: number) => emit.element(valueCall(p.elements[j]!, form, "a[i]"));
   if (last === 0) {
     lines.push(`    ${element(0)}`);
   } else {
