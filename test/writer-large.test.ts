@@ -5,7 +5,7 @@
 // writes exactly what the walk and the engine write: whole floats `1.0`,
 // integers above 2^53, marker look-alikes in the data, nesting deeper than
 // JSON.stringify takes, both Struct forms. The form is chosen by the size of
-// the schema's last output.
+// the schema's last output and, with JSON.rawJSON, by its fractional numbers.
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { rowSetSchema } from "../bench/payloads.js";
 import type { JsonSchema } from "../src/schema/json-schema.js";
@@ -25,7 +25,7 @@ async function load(markers: boolean) {
   }
   try {
     const toJson = await import("../src/struct/to-json.js");
-    const { compiledOutput, LARGE_OUTPUT, NATIVE_STRINGIFY_DEPTH } = await import(
+    const { compiledOutput, LARGE_OUTPUT, MANY_FRACTIONS, NATIVE_STRINGIFY_DEPTH } = await import(
       "../src/struct/large-output.js"
     );
     const { writerPlans } = await import("../src/struct/writer-plan.js");
@@ -34,6 +34,7 @@ async function load(markers: boolean) {
       ...toJson,
       compiledOutput,
       LARGE_OUTPUT,
+      MANY_FRACTIONS,
       NATIVE_STRINGIFY_DEPTH,
       writerPlans,
       usesRawJson: nativeJsonText !== undefined,
@@ -251,7 +252,7 @@ for (const markers of [false, true]) {
   });
 }
 
-describe("the form follows the size of the schema's last output", () => {
+describe("the form follows the size and the fractional numbers of the schema's last output", () => {
   test("text until an output is large, then the value form until one is small again", async () => {
     const pkg = await load(false);
     const large = rowSet(5000);
@@ -279,6 +280,38 @@ describe("the form follows the size of the schema's last output", () => {
       ["small", false],
     ]);
   });
+
+  for (const markers of [false, true]) {
+    test(`many fractional numbers choose the value form only with JSON.rawJSON (${markers ? "markers" : "the runtime's texts"})`, async () => {
+      const pkg = await load(markers);
+      const schema = {
+        type: "object",
+        properties: { values: { type: "array", items: { type: "number" } } },
+      } as JsonSchema;
+      // n fractions (and one whole float, written `1.0`): a few KB, far below LARGE_OUTPUT.
+      const call = (n: number) => {
+        const values = [1, ...Array.from({ length: n }, (_, i) => i + 0.5)];
+        return { args: { values }, text: `{"values":[1.0,${values.slice(1).join(",")}]}` };
+      };
+      const byValue = pkg.usesRawJson;
+      const steps: [number, boolean][] = [];
+      for (const n of [255, 255, pkg.MANY_FRACTIONS, pkg.MANY_FRACTIONS, 3, 3]) {
+        const { args, text } = call(n);
+        const before = pkg.compiledOutput.values;
+        expect(pkg.structToJson(args as never, schema)).toBe(text);
+        steps.push([n, pkg.compiledOutput.values > before]);
+      }
+      expect(pkg.MANY_FRACTIONS).toBe(256);
+      expect(steps).toEqual([
+        [255, false],
+        [255, false],
+        [256, false], // learnt here, where the runtime has JSON.rawJSON
+        [256, byValue],
+        [3, byValue], // learnt here
+        [3, false],
+      ]);
+    });
+  }
 
   test("interpreted programs keep writing text at any size", async () => {
     const pkg = await load(false);

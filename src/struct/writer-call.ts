@@ -7,11 +7,13 @@
 // walked through the call's own PlanReader (./writer-plan.ts).
 //
 // Form: small outputs are written as text; large ones (see LARGE_OUTPUT in
-// ./large-output.ts) as a plain value that the native JSON.stringify writes
-// (./writer-code-value.ts), with JSON.rawJSON or markers for the number texts
-// it cannot write: faster on long outputs and less heap (no rope). An output's
-// size is known only once written, so a call takes the form its schema's last
-// call wanted. Both forms write the same bytes and give up in the same cases,
+// ./large-output.ts), and where the runtime has JSON.rawJSON those with many
+// fractional numbers (MANY_FRACTIONS), as a plain value that the native
+// JSON.stringify writes (./writer-code-value.ts), with JSON.rawJSON or markers
+// for the number texts it cannot write: faster on long outputs and on numbers
+// the text would convert one string at a time, and less heap (no rope). An
+// output's size and numbers are known only once written, so a call takes the
+// form its schema's last call wanted. Both forms write the same bytes and give up in the same cases,
 // and the objects a program leaves to the call are written in the call's form
 // (a value too deep for JSON.stringify gives the call to the walk, which writes
 // such values itself). Interpreted programs always write text: measured on a
@@ -32,7 +34,12 @@ import { StructJsonError } from "../errors.js";
 import type { PatternEngine } from "../patterns/engine.js";
 import { CALL_BUDGET, type SchemaNode } from "../schema/index.js";
 import { type ExactTextSink, markerExactTexts, nativeExactTexts } from "./exact-number-text.js";
-import { compiledOutput, LARGE_OUTPUT, NATIVE_STRINGIFY_DEPTH } from "./large-output.js";
+import {
+  compiledOutput,
+  LARGE_OUTPUT,
+  MANY_FRACTIONS,
+  NATIVE_STRINGIFY_DEPTH,
+} from "./large-output.js";
 import { MessageProbe, PlainProbe } from "./object-probes.js";
 import type { StructToJsonOptions } from "./to-json-options.js";
 import { DIRECT_TEXT, Writer } from "./walk-writer.js";
@@ -78,17 +85,19 @@ export function writeCompiled(
       root,
       patterns: opts.patterns,
       program,
-      large: program !== undefined && largeLast.has(program),
+      asValue: program !== undefined && valueLast.has(program),
     };
   }
   if (program === undefined) return undefined;
   const generated = generatedFor(program);
   const form = compiledOutput.form;
-  if (generated !== undefined && (form === "auto" ? last.large : form === "value")) {
+  if (generated !== undefined && (form === "auto" ? last.asValue : form === "value")) {
     const valueWriter = generatedValueWriter(program);
     if (valueWriter !== undefined) {
-      const text = writeValue(program, valueWriter, fields, msg, opts);
-      if (text !== undefined) sized(program, text);
+      const exact = nativeExactTexts() ?? markerExactTexts();
+      const call = new CompiledCall(program.units, opts, exact);
+      const text = writeValue(valueWriter, call, exact, fields, msg);
+      if (text !== undefined) sized(program, text, call.fractions);
       return text;
     }
   }
@@ -97,42 +106,42 @@ export function writeCompiled(
   if (typeof text === "string") {
     if (generated !== undefined) writerPlans.written.generated++;
     else writerPlans.written.interpreted++;
-    sized(program, text);
+    sized(program, text, call.fractions);
   }
   return text;
 }
 
 /**
- * Programs whose last output was large. The size of an output is known only
- * once it is written, and calls of one tool tend to look alike: a call is
- * written in the form its schema's last call would have wanted. A miss costs
- * time (one call in the slower form), never output.
+ * Programs whose last output wanted the value form: a large one, or (where the
+ * runtime has JSON.rawJSON) one with many fractional numbers. Both are known
+ * only once the output is written, and calls of one tool tend to look alike:
+ * a call is written in the form its schema's last call would have wanted. A
+ * miss costs time (one call in the slower form), never output.
  */
-const largeLast = new WeakSet<Program>();
+const valueLast = new WeakSet<Program>();
 
-/** Remembers whether `program`'s output `text` was large (a set write only when that changes). */
-function sized(program: Program, text: string): void {
-  const large = text.length > LARGE_OUTPUT;
-  if (large === last.large || program !== last.program) return;
-  last.large = large;
-  if (large) largeLast.add(program);
-  else largeLast.delete(program);
+/** Remembers whether `program`'s output `text`, with `fractions` fractional numbers, wanted the value form (a set write only when that changes). */
+function sized(program: Program, text: string, fractions: number): void {
+  const asValue =
+    text.length > LARGE_OUTPUT || (fractions >= MANY_FRACTIONS && nativeExactTexts() !== undefined);
+  if (asValue === last.asValue || program !== last.program) return;
+  last.asValue = asValue;
+  if (asValue) valueLast.add(program);
+  else valueLast.delete(program);
 }
 
 /**
- * A large output: the plain value built by the generated value writer, then
- * written by the native JSON.stringify with the call's exact texts (JSON.rawJSON
- * where the runtime has it, markers elsewhere).
+ * An output in the value form: the plain value built by the generated value
+ * writer, then written by the native JSON.stringify with the call's exact
+ * texts `exact` (JSON.rawJSON where the runtime has it, markers elsewhere).
  */
 function writeValue(
-  program: Program,
   valueWriter: GeneratedValueWriter,
+  call: CompiledCall,
+  exact: ExactTextSink,
   fields: Record<string, unknown>,
   msg: boolean,
-  opts: CompiledCallOptions,
 ): string | undefined {
-  const exact = nativeExactTexts() ?? markerExactTexts();
-  const call = new CompiledCall(program.units, opts, exact);
   const value = valueWriter(fields, msg, call, 1);
   if (value === undefined) return undefined;
   // Undefined when a string in the arguments looked like a marker: the walk then writes the call.
@@ -153,9 +162,9 @@ let last: {
   readonly root: SchemaNode | undefined;
   readonly patterns: PatternEngine | undefined;
   readonly program: Program | undefined;
-  /** Whether the program's last output was large (see largeLast). */
-  large: boolean;
-} = { root: undefined, patterns: undefined, program: undefined, large: false };
+  /** Whether the program's last output wanted the value form (see valueLast). */
+  asValue: boolean;
+} = { root: undefined, patterns: undefined, program: undefined, asValue: false };
 
 let callCount = 0;
 
@@ -167,6 +176,7 @@ class CompiledCall implements ProgramOptions, ValueProgramOptions {
   readonly decimal: boolean;
   readonly listening: boolean;
   readonly depthLimit: number;
+  fractions = 0;
   private readonly stamp = ++callCount;
   private reader: PlanReader | undefined = undefined;
   private silentOptions: StructToJsonOptions | undefined = undefined;
@@ -174,7 +184,7 @@ class CompiledCall implements ProgramOptions, ValueProgramOptions {
     /** The units charged so far (until a PlanReader takes over the count). */
     private spent: number,
     private readonly opts: CompiledCallOptions,
-    /** Value mode (a large output): where exact number texts go; undefined in text mode. */
+    /** Value mode: where exact number texts go; undefined in text mode. */
     private readonly sink: ExactTextSink | undefined,
   ) {
     this.decimal = opts.wholeFloats === "decimal";

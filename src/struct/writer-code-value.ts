@@ -24,6 +24,8 @@ import { GIVE_UP, type Program, type ProgramNode, READINGS } from "./writer-prog
 /** What a value writer needs of the call: as ProgramOptions, with values for the objects it leaves to the call. */
 export interface ValueProgramOptions {
   readonly decimal: boolean;
+  /** As ProgramOptions.fractions. */
+  fractions: number;
   readonly listening: boolean;
   readonly depthLimit: number;
   /** Where number texts JSON.stringify cannot write go. */
@@ -104,7 +106,8 @@ const valueEmitter: CodeEmitter = {
   numbers: {
     whole: "x",
     unknown: "x",
-    fraction: "x",
+    // Counted as in the text code, so that the form's choice stays put (MANY_FRACTIONS).
+    fraction: "(call.fractions++, x)",
     decimal: "T.text(D(x))",
     // Below 2^54 JSON.stringify writes the exact integer; above, the exact digits are a text of their own.
     digits: `x < ${TWO_54} && x > -${TWO_54} ? x : T.text(Z(x))`,

@@ -259,7 +259,8 @@ const textEmitter: CodeEmitter = {
   numbers: {
     whole: "Z(x)",
     unknown: "T(x)",
-    fraction: '"" + x',
+    // Counted: the call's count chooses the form of the schema's next call (MANY_FRACTIONS).
+    fraction: '(call.fractions++, "" + x)',
     decimal: "D(x)",
     digits: "Z(x)",
     slow: "dec, lis",

@@ -394,6 +394,12 @@ export const GIVE_UP: unique symbol = Symbol("give up");
 export interface ProgramOptions {
   /** wholeFloats is "decimal". */
   readonly decimal: boolean;
+  /**
+   * Fractional numbers written so far by generated code (counted for the
+   * choice of form, MANY_FRACTIONS in ./large-output.ts; the interpreter
+   * writes text at any count and leaves it alone).
+   */
+  fractions: number;
   /** Someone listens to diagnostics: any diagnostic or note gives the call back. */
   readonly listening: boolean;
   /** recursionLimit, capped so that the writer's own recursion stays far from the runtime's stack. */

@@ -1,0 +1,58 @@
+// The harness's choice of calls per timed block (bench/timing.ts), on a fake
+// clock: a slow first call or one pause during the calibration must not
+// shrink the blocks of a whole process (a fresh-schema operation once ran
+// with one call per block and read 10–40× its time).
+import { describe, expect, test } from "vitest";
+import type { PreparedOperation } from "../bench/operations.js";
+import { calibrateBatch } from "../bench/timing.js";
+
+/** An operation whose k-th call (0-based) takes `cost(k)` ms on the fake clock it shares. */
+function fakeOperation(
+  cost: (k: number) => number,
+  refills: boolean,
+): { op: PreparedOperation; now: () => number } {
+  let clock = 0;
+  let calls = 0;
+  const op: PreparedOperation = {
+    call: () => {
+      clock += cost(calls++);
+      return "x";
+    },
+    ...(refills ? { refill: () => {} } : {}),
+  };
+  return { op, now: () => clock };
+}
+
+/** A call's cost in ms, a power of two so that the fake clock's sums are exact. */
+const FAST = 2 ** -10;
+
+describe("calibrateBatch: calls per block", () => {
+  test.each([
+    // [case, ms per call, refill, minSampleMs, batch]
+    ["steady fast calls", () => FAST, false, 5, 5120],
+    ["steady fast calls with fresh inputs (capped)", () => FAST, true, 5, 64],
+    [
+      "a 50 ms first call (compiling), then fast",
+      (k: number) => (k === 0 ? 50 : FAST),
+      false,
+      5,
+      5120,
+    ],
+    ["a 50 ms first call with fresh inputs", (k: number) => (k === 0 ? 50 : FAST), true, 5, 64],
+    [
+      "an 8 ms pause in the calibration's windows",
+      (k: number) => (k === 40 ? 8 : FAST),
+      false,
+      5,
+      5120,
+    ],
+    ["an 8 ms pause, fresh inputs", (k: number) => (k === 40 ? 8 : FAST), true, 5, 64],
+    ["every call 6 ms: one call per block", () => 6, false, 5, 1],
+    ["a 6 ms second call: one call per block", (k: number) => (k === 1 ? 6 : FAST), false, 5, 1],
+    ["1 ms calls", () => 1, false, 5, 5],
+    ["0.375 ms calls with fresh inputs", () => 0.375, true, 5, 14],
+  ] as const)("%s", (_, cost, refill, minSampleMs, batch) => {
+    const { op, now } = fakeOperation(cost, refill);
+    expect(calibrateBatch(op, minSampleMs, now)).toBe(batch);
+  });
+});
