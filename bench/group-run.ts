@@ -157,6 +157,8 @@ export async function runGroup(
   const live = slots
     .filter((s) => s.op !== undefined)
     .map((s) => ({ ...s, batch: calibrateBatch(s.op!, settings.minSampleMs) }));
+  if (process.env.BENCH_SHOW_BATCH)
+    process.stderr.write(`BATCH ${live.map((s) => `${s.result.id}=${s.batch}`).join(" ")}\n`);
   for (let round = firstRound; round < firstRound + rounds && live.length > 0; round++) {
     // No operation always runs first (cold caches) or last (a heap grown by the others).
     const order = live.map((_, i) => live[(i + round) % live.length]!);

@@ -9,13 +9,17 @@
 //   --no-memory        skip the peak-memory child processes
 //   --built            measure the package compiled by tsc (to bench/out/pkg/) instead of src/
 //                      through tsx, whose keepNames wrappers cost a little per closure created
-//   --groups write,..  only these groups (default write,read,schema); the scaling table runs
+//   --groups write,..  only these groups (default write,read,schema,numbers; numbers: M with
+//                      its fractional numbers changed in every call); the scaling table runs
 //                      only with every group, L and XL
 //   --processes N      spread each group's rounds over N child processes (default 1), so that
 //                      the spread includes how the JIT settled in each process
 //   --timing DESIGN    alternated (default: blocks of each operation in turn, a scavenge
 //                      before each) or sequential (the design before issue 16, to compare);
 //                      see bench/timing.ts
+//
+// Environment: BENCH_SHOW_BATCH=1 prints each group's calls per block (bench/timing.ts
+// calibrateBatch) to stderr.
 //
 // Exit status: 0 when the harness ran, whatever the figures; 1 when the harness itself
 // broke (a baseline failed, a child process crashed, an exception escaped).
@@ -32,7 +36,7 @@ import { type PayloadName, payloadNames } from "./payloads.js";
 import { type OperationResult, type RunResults, renderReport } from "./report.js";
 import { type TimingDesign, timingDesigns } from "./timing.js";
 
-const groupNames: readonly GroupName[] = ["write", "read", "schema"];
+const groupNames: readonly GroupName[] = ["write", "read", "schema", "numbers"];
 
 interface CliOptions {
   readonly quick: boolean;

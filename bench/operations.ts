@@ -16,7 +16,7 @@ import type { PackageApi } from "./package-api.js";
 import { deepLevels, type Payload, type PayloadName } from "./payloads.js";
 
 /** Which comparison an operation belongs to; operations of one group are timed together. */
-export type GroupName = "write" | "read" | "schema";
+export type GroupName = "write" | "read" | "schema" | "numbers";
 
 /** "ours" is the package; baselines are what the targets compare against; references are shown for context. */
 export type Role = "ours" | "baseline" | "reference";
@@ -125,6 +125,34 @@ export class PayloadInputs {
   }
 
   /** The schema compiled once (the raw schema object when `compileSchema` is not exported). */
+  /**
+   * VARIANTS Structs of the payload, each with every fractional number changed
+   * (its fraction cut to 12 significant digits, two digits of the variant
+   * appended: a fraction still, within the same bounds but for its last
+   * digits), and
+   * their normalised texts. Written in turn, no number's text is one the last
+   * VARIANTS − 1 calls wrote: V8's number-string cache, which serves a payload
+   * written again and again, cannot serve these.
+   */
+  get varied(): { readonly structs: readonly Struct[]; readonly normalised: readonly string[] } {
+    return this.#once("varied", () => {
+      const texts = Array.from({ length: VARIANTS }, (_, v) =>
+        this.payload.text.replace(
+          /(-?\d+)\.(\d*[1-9])(?=[,\]}])/g,
+          (_, int: string, frac: string) => {
+            // At most 12 significant digits kept, then two of the variant's: a different float64.
+            const keep = Math.max(1, Math.min(frac.length, 12 - int.replace("-", "").length));
+            return `${int}.${frac.slice(0, keep)}${(v % 9) + 1}${Math.floor(v / 9)}`;
+          },
+        ),
+      );
+      return {
+        structs: texts.map((t) => fromJsonString(StructSchema, t)),
+        normalised: texts.map((t) => JSON.stringify(JSON.parse(t))),
+      };
+    });
+  }
+
   get compiled(): unknown {
     return this.#once("compiled", () =>
       this.api.compileSchema === undefined
@@ -152,6 +180,27 @@ export class PayloadInputs {
 }
 
 const allPayloads: readonly PayloadName[] = ["S", "M", "L", "XL", "Deep"];
+
+/** How many variants of a payload the "numbers" group writes in turn. */
+const VARIANTS = 64;
+
+/** The variants of the payload written in turn, each result checked against its own variant's values. */
+function variedCalls(inputs: PayloadInputs, write: (struct: Struct) => unknown): PreparedOperation {
+  const { structs, normalised } = inputs.varied;
+  let i = 0;
+  let last = 0;
+  return {
+    call: () => {
+      last = i;
+      i = (i + 1) % structs.length;
+      return write(structs[last]!);
+    },
+    check: (result) =>
+      typeof result === "string" && JSON.stringify(JSON.parse(result)) === normalised[last]
+        ? undefined
+        : "output denotes different values than its variant",
+  };
+}
 
 function sameValues(inputs: PayloadInputs): (result: unknown) => string | undefined {
   return (result) => {
@@ -236,6 +285,29 @@ export const operations: readonly OperationSpec[] = [
       const plain = inp.plain;
       return { call: () => JSON.stringify(plain), check: sameValues(inp) };
     },
+  },
+  // Struct → JSON text on a payload whose numbers change from call to call.
+  {
+    id: "structToJson-varied",
+    label: "structToJson, numbers changed in every call",
+    group: "numbers",
+    role: "ours",
+    usesPackage: true,
+    payloads: ["M"],
+    prepare: (inp) => {
+      const f = need(inp.api.structToJson, "structToJson");
+      const schema = inp.compiled;
+      return variedCalls(inp, (struct) => f(struct, schema));
+    },
+  },
+  {
+    id: "toJsonString-varied",
+    label: "protobuf-es toJsonString, numbers changed in every call",
+    group: "numbers",
+    role: "baseline",
+    usesPackage: false,
+    payloads: ["M"],
+    prepare: (inp) => variedCalls(inp, (struct) => toJsonString(StructSchema, struct)),
   },
   // JSON text → Struct, and the client's raw-text verification.
   {

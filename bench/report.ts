@@ -362,6 +362,16 @@ export function renderReport(r: RunResults): string {
     "",
   );
 
+  const varied = timeRatio(r, "toJsonString-varied", "structToJson-varied", "M");
+  if (varied !== undefined) {
+    out.push(
+      "M with its fractional numbers changed in every call (64 variants written in turn, so V8's",
+      "number-string cache cannot serve the text form as it serves one payload written again and",
+      `again): structToJson ÷ toJsonString ${fmtRatio(varied)}.`,
+      "",
+    );
+  }
+
   out.push("### JSON text → Struct, and raw-text verification", "");
   out.push(
     table(

@@ -48,7 +48,21 @@ describe("calibrateBatch: calls per block", () => {
     ],
     ["an 8 ms pause, fresh inputs", (k: number) => (k === 40 ? 8 : FAST), true, 5, 64],
     ["every call 6 ms: one call per block", () => 6, false, 5, 1],
-    ["a 6 ms second call: one call per block", (k: number) => (k === 1 ? 6 : FAST), false, 5, 1],
+    [
+      "a 6 ms second call alone (a second form's code)",
+      (k: number) => (k === 1 ? 6 : FAST),
+      false,
+      5,
+      5120,
+    ],
+    [
+      "6 ms second and third calls: one call per block",
+      (k: number) => (k === 1 || k === 2 ? 6 : FAST),
+      false,
+      5,
+      1,
+    ],
+    ["a 4.9 ms second call, then fast", (k: number) => (k === 1 ? 4.9 : FAST), true, 5, 64],
     ["1 ms calls", () => 1, false, 5, 5],
     ["0.375 ms calls with fresh inputs", () => 0.375, true, 5, 14],
   ] as const)("%s", (_, cost, refill, minSampleMs, batch) => {
