@@ -20,6 +20,7 @@ import {
   type TimingSettings,
   timeRoundAlternated,
   timeRoundSequential,
+  warmUpAlternated,
 } from "./timing.js";
 
 /** Settings of the --quick smoke run: seconds in all. */
@@ -29,6 +30,7 @@ export const quickSettings: TimingSettings = Object.freeze({
   warmupTime: 1,
   warmupIterations: 1,
   minSampleMs: 0.2,
+  processWarmupMs: 0,
 });
 
 /** Alternated settings of the full run on the payloads of up to 50 KB (S, M, Deep). */
@@ -38,6 +40,7 @@ const smallAlternated: TimingSettings = {
   warmupTime: 0,
   warmupIterations: 5,
   minSampleMs: 5,
+  processWarmupMs: 1000,
 };
 
 /** Sequential settings of the full run on S, M and Deep. */
@@ -47,6 +50,7 @@ const smallSequential: TimingSettings = {
   warmupTime: 100,
   warmupIterations: 5,
   minSampleMs: 2,
+  processWarmupMs: 0,
 };
 
 /**
@@ -62,16 +66,44 @@ export const fullSettings: Readonly<
     S: smallAlternated,
     M: smallAlternated,
     Deep: smallAlternated,
-    L: { time: 900, iterations: 11, warmupTime: 0, warmupIterations: 1, minSampleMs: 5 },
+    L: {
+      time: 900,
+      iterations: 11,
+      warmupTime: 0,
+      warmupIterations: 1,
+      minSampleMs: 5,
+      processWarmupMs: 1000,
+    },
     // XL calls take seconds: three blocks per round, warmed by the calibration call.
-    XL: { time: 1, iterations: 3, warmupTime: 0, warmupIterations: 0, minSampleMs: 1 },
+    XL: {
+      time: 1,
+      iterations: 3,
+      warmupTime: 0,
+      warmupIterations: 0,
+      minSampleMs: 1,
+      processWarmupMs: 0,
+    },
   },
   sequential: {
     S: smallSequential,
     M: smallSequential,
     Deep: smallSequential,
-    L: { time: 600, iterations: 5, warmupTime: 200, warmupIterations: 2, minSampleMs: 2 },
-    XL: { time: 1, iterations: 3, warmupTime: 0, warmupIterations: 0, minSampleMs: 1 },
+    L: {
+      time: 600,
+      iterations: 5,
+      warmupTime: 200,
+      warmupIterations: 2,
+      minSampleMs: 2,
+      processWarmupMs: 0,
+    },
+    XL: {
+      time: 1,
+      iterations: 3,
+      warmupTime: 0,
+      warmupIterations: 0,
+      minSampleMs: 1,
+      processWarmupMs: 0,
+    },
   },
 });
 
@@ -157,6 +189,14 @@ export async function runGroup(
   const live = slots
     .filter((s) => s.op !== undefined)
     .map((s) => ({ ...s, batch: calibrateBatch(s.op!, settings.minSampleMs) }));
+  if (design === "alternated" && settings.processWarmupMs > 0) {
+    warmUpAlternated(
+      live.map((s) => ({ id: s.result.id, op: s.op!, batch: s.batch })),
+      settings.processWarmupMs,
+    );
+    // Calls per block for the steady state the rounds measure.
+    for (const s of live) s.batch = calibrateBatch(s.op!, settings.minSampleMs);
+  }
   if (process.env.BENCH_SHOW_BATCH)
     process.stderr.write(`BATCH ${live.map((s) => `${s.result.id}=${s.batch}`).join(" ")}\n`);
   for (let round = firstRound; round < firstRound + rounds && live.length > 0; round++) {

@@ -124,15 +124,13 @@ export class PayloadInputs {
     });
   }
 
-  /** The schema compiled once (the raw schema object when `compileSchema` is not exported). */
   /**
    * VARIANTS Structs of the payload, each with every fractional number changed
    * (its fraction cut to 12 significant digits, two digits of the variant
    * appended: a fraction still, within the same bounds but for its last
-   * digits), and
-   * their normalised texts. Written in turn, no number's text is one the last
-   * VARIANTS − 1 calls wrote: V8's number-string cache, which serves a payload
-   * written again and again, cannot serve these.
+   * digits), and their normalised texts. Written in turn, no number's text is
+   * one the last VARIANTS − 1 calls wrote: V8's number-string cache, which
+   * serves a payload written again and again, cannot serve these.
    */
   get varied(): { readonly structs: readonly Struct[]; readonly normalised: readonly string[] } {
     return this.#once("varied", () => {
@@ -153,6 +151,7 @@ export class PayloadInputs {
     });
   }
 
+  /** The schema compiled once (the raw schema object when `compileSchema` is not exported). */
   get compiled(): unknown {
     return this.#once("compiled", () =>
       this.api.compileSchema === undefined

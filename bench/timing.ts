@@ -74,6 +74,11 @@ export interface TimingSettings {
   readonly warmupIterations: number;
   /** A block (sample) runs the operation in a loop for at least this long, so that the timer's resolution does not matter. */
   readonly minSampleMs: number;
+  /**
+   * alternated: untimed blocks before a process's first round, in turn, until every
+   * operation has run at least this long (see warmUpAlternated).
+   */
+  readonly processWarmupMs: number;
 }
 
 /**
@@ -211,6 +216,39 @@ function timeBlock(task: RoundTask): number {
   const start = performance.now();
   for (let i = 0; i < batch; i++) consume(call());
   return (performance.now() - start) / batch;
+}
+
+/**
+ * Runs untimed blocks of the operations in turn (order reversed every cycle)
+ * until each has run for at least `ms`. Once per process, before its first
+ * round: V8 optimises a function after it has run for a while, and a program
+ * generated per schema is dozens of functions, each optimised on its own: on M
+ * the generated writer's functions reached optimised code over about a second
+ * of calls (`--trace-opt`), so a first round that starts after 25 ms measured
+ * code still being optimised (M on Node 24: 0.70× in round 1, 0.85× by round
+ * 4). The rounds measure the steady state; the first calls of a process are
+ * not what the ratios claim. An operation that throws is left to the rounds.
+ * `now` is the clock (tests pass their own).
+ */
+export function warmUpAlternated(
+  tasks: readonly RoundTask[],
+  ms: number,
+  now: () => number = () => performance.now(),
+): void {
+  const spent = new Map<RoundTask, number>(tasks.map((t) => [t, 0]));
+  let live = [...tasks];
+  for (let cycle = 0; live.length > 0; cycle++) {
+    for (const task of cycle % 2 === 0 ? [...live] : [...live].reverse()) {
+      const start = now();
+      try {
+        runBlock(task);
+      } catch {
+        spent.set(task, ms);
+      }
+      spent.set(task, spent.get(task)! + now() - start);
+    }
+    live = live.filter((t) => spent.get(t)! < ms);
+  }
 }
 
 /**

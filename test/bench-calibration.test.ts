@@ -1,10 +1,11 @@
-// The harness's choice of calls per timed block (bench/timing.ts), on a fake
-// clock: a slow first call or one pause during the calibration must not
-// shrink the blocks of a whole process (a fresh-schema operation once ran
-// with one call per block and read 10–40× its time).
+// The harness's choice of calls per timed block and its warm-up before a
+// process's first round (bench/timing.ts), on a fake clock: a slow first call
+// or one pause during the calibration must not shrink the blocks of a whole
+// process (a fresh-schema operation once ran with one call per block and read
+// 10–40× its time).
 import { describe, expect, test } from "vitest";
 import type { PreparedOperation } from "../bench/operations.js";
-import { calibrateBatch } from "../bench/timing.js";
+import { calibrateBatch, warmUpAlternated } from "../bench/timing.js";
 
 /** An operation whose k-th call (0-based) takes `cost(k)` ms on the fake clock it shares. */
 function fakeOperation(
@@ -68,5 +69,32 @@ describe("calibrateBatch: calls per block", () => {
   ] as const)("%s", (_, cost, refill, minSampleMs, batch) => {
     const { op, now } = fakeOperation(cost, refill);
     expect(calibrateBatch(op, minSampleMs, now)).toBe(batch);
+  });
+});
+
+describe("warmUpAlternated: untimed blocks until every operation has run long enough", () => {
+  test.each([
+    // [case, ms per call of each operation, calls per block, warm-up ms, calls made]
+    ["equal operations", [1, 1], [5, 5], 1000, [1000, 1000]],
+    ["a slow and a fast one: each runs its own time", [4, 0.25], [2, 40], 1000, [250, 4000]],
+    ["a block longer than the warm-up: one block", [8, 1], [200, 5], 1000, [200, 1000]],
+    ["one operation throws: the other still warms", [-1, 1], [5, 5], 100, [1, 100]],
+  ] as const)("%s", (_, costs, batches, ms, calls) => {
+    let clock = 0;
+    const made = costs.map(() => 0);
+    const tasks = costs.map((cost, i) => ({
+      id: `op${i}`,
+      batch: batches[i]!,
+      op: {
+        call: () => {
+          made[i]!++;
+          if (cost < 0) throw new Error("broken");
+          clock += cost;
+          return "x";
+        },
+      },
+    }));
+    warmUpAlternated(tasks, ms, () => clock);
+    expect(made).toEqual(calls);
   });
 });
