@@ -16,11 +16,13 @@ export const LARGE_OUTPUT = 256 * 1024;
  * converted before, against 70–90 ns inside the native JSON.stringify, which
  * makes no string. (A number converted before comes from V8's number-string
  * cache in 15–30 ns: a benchmark that writes one payload again and again sees
- * the text form at its best.) Measured on the bench's 50 KB M call (766
- * fractions), its numbers changed in every call: the text form 0.77–0.80× of
- * protobuf-es's toJsonString, the value form 1.10–1.11× (Node 24); the same
- * payload every call: 1.02× and 0.99×. Without `JSON.rawJSON` (markers) the
- * value form loses on M either way, so only the size decides there.
+ * the text form at its best.) On the bench's 50 KB M call (766 fractions),
+ * Node 24, with its numbers changed in every call, the value form is about a
+ * quarter faster than the text, and about as fast on one payload written
+ * again and again (bench/RESULTS.md, the "numbers" group). Without
+ * `JSON.rawJSON` the value form pays a marker string and a splice per exact
+ * text (M: 197 `1.0`s and ids) and lost on the repeated payload (Node 20:
+ * 0.84× against 1.0× toJsonString): there, as before, only the size decides.
  */
 export const MANY_FRACTIONS = 256;
 
