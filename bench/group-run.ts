@@ -189,10 +189,11 @@ export async function runGroup(
   const live = slots
     .filter((s) => s.op !== undefined)
     .map((s) => ({ ...s, batch: calibrateBatch(s.op!, settings.minSampleMs) }));
-  if (design === "alternated" && settings.processWarmupMs > 0) {
+  const warmupMs = Number(process.env.BENCH_PROCESS_WARMUP_MS ?? settings.processWarmupMs);
+  if (design === "alternated" && warmupMs > 0) {
     warmUpAlternated(
       live.map((s) => ({ id: s.result.id, op: s.op!, batch: s.batch })),
-      settings.processWarmupMs,
+      warmupMs,
     );
     // Calls per block for the steady state the rounds measure.
     for (const s of live) s.batch = calibrateBatch(s.op!, settings.minSampleMs);

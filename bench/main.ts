@@ -19,7 +19,8 @@
 //                      see bench/timing.ts
 //
 // Environment: BENCH_SHOW_BATCH=1 prints each group's calls per block (bench/timing.ts
-// calibrateBatch) to stderr.
+// calibrateBatch) to stderr; BENCH_PROCESS_WARMUP_MS=N sets the untimed warm-up before a
+// process's first round (default 1000 ms on S, M, L and Deep; bench/timing.ts warmUpAlternated).
 //
 // Exit status: 0 when the harness ran, whatever the figures; 1 when the harness itself
 // broke (a baseline failed, a child process crashed, an exception escaped).
