@@ -53,6 +53,16 @@ const smallSequential: TimingSettings = {
   processWarmupMs: 0,
 };
 
+/** XL, either design: its calls take seconds, so three blocks of one call per round, warmed by the calibration's calls. */
+const xlSettings: TimingSettings = {
+  time: 1,
+  iterations: 3,
+  warmupTime: 0,
+  warmupIterations: 0,
+  minSampleMs: 1,
+  processWarmupMs: 0,
+};
+
 /**
  * Settings of the full run, per payload and design. Alternated: blocks of at least 5 ms
  * on S, M and Deep (thousands of calls, several young generations each) and 40 or
@@ -74,15 +84,7 @@ export const fullSettings: Readonly<
       minSampleMs: 5,
       processWarmupMs: 1000,
     },
-    // XL calls take seconds: three blocks per round, warmed by the calibration call.
-    XL: {
-      time: 1,
-      iterations: 3,
-      warmupTime: 0,
-      warmupIterations: 0,
-      minSampleMs: 1,
-      processWarmupMs: 0,
-    },
+    XL: xlSettings,
   },
   sequential: {
     S: smallSequential,
@@ -96,14 +98,7 @@ export const fullSettings: Readonly<
       minSampleMs: 2,
       processWarmupMs: 0,
     },
-    XL: {
-      time: 1,
-      iterations: 3,
-      warmupTime: 0,
-      warmupIterations: 0,
-      minSampleMs: 1,
-      processWarmupMs: 0,
-    },
+    XL: xlSettings,
   },
 });
 
