@@ -122,7 +122,7 @@ const calibrationWindow = 16;
  * call is not timed: it compiles code and lazy schema state (a schema's first
  * use, a generated comparator), and a collection may land in it, which once
  * made a process time 0.6 µs calls one by one (batch 1) for its whole life:
- * 10–40× their time, cold caches and the clock's own cost included (and the
+ * 10–17× their time, cold caches and the clock's own cost included (and the
  * M call, whose second call generates its value form's code, 0.67× instead of
  * 0.95× toJsonString). The per-call time is the median of short windows, so
  * that one such pause in the calibration cannot shrink every block. `now` is

@@ -2,7 +2,7 @@
 // process's first round (bench/timing.ts), on a fake clock: a slow first call
 // or one pause during the calibration must not shrink the blocks of a whole
 // process (a fresh-schema operation once ran with one call per block and read
-// 10–40× its time).
+// 10–17× its time).
 import { describe, expect, test } from "vitest";
 import type { PreparedOperation } from "../bench/operations.js";
 import { calibrateBatch, warmUpAlternated } from "../bench/timing.js";
