@@ -194,18 +194,20 @@ function variedCalls(inputs: PayloadInputs, write: (struct: Struct) => unknown):
       i = (i + 1) % structs.length;
       return write(structs[last]!);
     },
-    check: (result) =>
-      typeof result === "string" && JSON.stringify(JSON.parse(result)) === normalised[last]
-        ? undefined
-        : "output denotes different values than its variant",
+    check: sameValuesAs(() => normalised[last]!),
   };
 }
 
 function sameValues(inputs: PayloadInputs): (result: unknown) => string | undefined {
+  return sameValuesAs(() => inputs.normalised);
+}
+
+/** Checks that a result is JSON text denoting the values whose normalised text `expected` gives. */
+function sameValuesAs(expected: () => string): (result: unknown) => string | undefined {
   return (result) => {
     if (typeof result !== "string") return "did not return a string";
     try {
-      return JSON.stringify(JSON.parse(result)) === inputs.normalised
+      return JSON.stringify(JSON.parse(result)) === expected()
         ? undefined
         : "output denotes different values than the input";
     } catch {

@@ -106,8 +106,7 @@ const valueEmitter: CodeEmitter = {
   numbers: {
     whole: "x",
     unknown: "x",
-    // Counted as in the text code, so that the form's choice stays put (MANY_FRACTIONS).
-    fraction: "(call.fractions++, x)",
+    fraction: "x",
     decimal: "T.text(D(x))",
     // Below 2^54 JSON.stringify writes the exact integer; above, the exact digits are a text of their own.
     digits: `x < ${TWO_54} && x > -${TWO_54} ? x : T.text(Z(x))`,

@@ -259,8 +259,7 @@ const textEmitter: CodeEmitter = {
   numbers: {
     whole: "Z(x)",
     unknown: "T(x)",
-    // Counted: the call's count chooses the form of the schema's next call (MANY_FRACTIONS).
-    fraction: '(call.fractions++, "" + x)',
+    fraction: '"" + x',
     decimal: "D(x)",
     digits: "Z(x)",
     slow: "dec, lis",
@@ -294,6 +293,9 @@ const textEmitter: CodeEmitter = {
 function numberFunction(n: ProgramNode, emit: CodeEmitter): string {
   const id = n.id;
   const out = emit.numbers;
+  // Numbers written as JS writes them are counted, in either form: the call's
+  // count chooses the form of the schema's next call (MANY_FRACTIONS).
+  const counted = `(call.fractions++, ${out.fraction})`;
   if (n.unknown) {
     return `function n${id}(x) { if (x - x === 0) return ${out.unknown}; throw G; }`;
   }
@@ -315,13 +317,13 @@ function numberFunction(n: ProgramNode, emit: CodeEmitter): string {
   const beyond = n.wholeNotes
     ? ""
     : n.whole === 0
-      ? `return ${out.fraction};`
+      ? `return ${counted};`
       : n.whole === 1 || n.whole === 3
         ? `if (!lis) return ${out.digits};`
         : "";
   // A fraction has no code and no exact text unless its reading is *integer* (not-an-integer).
   const fraction =
-    !n.fractionNotes && n.fraction !== 1 ? `if (x - x === 0) return ${out.fraction};` : "";
+    !n.fractionNotes && n.fraction !== 1 ? `if (x - x === 0) return ${counted};` : "";
   return [
     `function n${id}(x) {`,
     "  if (Number.isInteger(x)) {",
