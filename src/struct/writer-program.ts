@@ -129,6 +129,29 @@ export interface ViewProgram {
   stamp: number;
 }
 
+/**
+ * The views of a plan, one object for every program that reaches the plan
+ * (a schema's program and its view programs alike), so that a view program
+ * is built once per selection however deep objects of one schema nest.
+ */
+const viewsByPlan = new WeakMap<NodePlan, ViewPrograms>();
+
+function viewProgramsOf(plan: NodePlan, keys: ProbeKeys): ViewPrograms {
+  let v = viewsByPlan.get(plan);
+  if (v === undefined) {
+    v = {
+      keys: keys.keys,
+      valued: keys.valued,
+      plan,
+      contents: new Map(),
+      last: undefined,
+      programs: new Map(),
+    };
+    viewsByPlan.set(plan, v);
+  }
+  return v;
+}
+
 /** Most contents remembered per value-dependent node (each a few words; remade on demand). */
 export const MAX_VIEW_CONTENTS = 1024;
 
@@ -244,7 +267,7 @@ function buildProgram(
   const reader = new PlanReader(patterns);
   const nodes: ProgramNode[] = [];
   const byPlan = new Map<NodePlan, ProgramNode>();
-  const pending: NodePlan[] = [];
+  const pending: (readonly [NodePlan, ProgramNode])[] = [];
   let members = 0;
   let unknown: ProgramNode | undefined;
   const unknownNode = (): ProgramNode => {
@@ -271,7 +294,7 @@ function buildProgram(
       n = emptyNode(nodes.length, plan.node);
       nodes.push(n);
       byPlan.set(plan, n);
-      pending.push(plan);
+      pending.push([plan, n]);
     }
     return n;
   };
@@ -283,11 +306,22 @@ function buildProgram(
   try {
     const rootPlan = reader.root(root);
     if (view !== undefined && rootPlan.isUnknown) return undefined;
-    nodeOf(rootPlan);
-    for (let plan = pending.pop(); plan !== undefined; plan = pending.pop()) {
+    // A view program's root is that view alone, a node of its own. A member
+    // whose schema is the root's own node (a `$ref` to it, a schema object
+    // that contains itself) gets the plain node, whose objects choose their
+    // view by their own content (given the root's view, a nested object was
+    // written, and its numbers read, as its parent's content decided).
+    let viewNode: ProgramNode | undefined;
+    if (view === undefined) nodeOf(rootPlan);
+    else {
+      viewNode = emptyNode(0, rootPlan.node);
+      nodes.push(viewNode);
+      pending.push([rootPlan, viewNode]);
+    }
+    for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
       if (nodes.length > MAX_PROGRAM_NODES || members > MAX_PROGRAM_MEMBERS) return undefined;
-      const n = byPlan.get(plan)!;
-      const viewRoot = view !== undefined && plan === rootPlan;
+      const [plan, n] = next;
+      const viewRoot = view !== undefined && n === viewNode;
       noted = false;
       const before = reader.units;
       const object = viewRoot
@@ -319,16 +353,7 @@ function buildProgram(
         return undefined;
       } else {
         const keys = reader.viewKeys(plan);
-        if (keys !== undefined) {
-          n.views = {
-            keys: keys.keys,
-            valued: keys.valued,
-            plan,
-            contents: new Map(),
-            last: undefined,
-            programs: new Map(),
-          };
-        }
+        if (keys !== undefined) n.views = viewProgramsOf(plan, keys);
       }
       // A view program's root only writes that view's object.
       if (viewRoot) continue;
