@@ -182,7 +182,7 @@ const branchArb = fc
     n: numberSchema,
     m: numberSchema,
     required: fc.constantFrom<string[]>([], ["k"], ["j"], ["k", "j"]),
-    kind: fc.constantFrom<JsonValue | undefined>(undefined, "x", "y"),
+    kind: fc.constantFrom<JsonValue | undefined>(undefined, "x", "y", 0, 1),
     extra: fc.constantFrom<JsonSchema | undefined>(undefined, false, { type: "number" }),
   })
   .map(({ n, m, required, kind, extra }) => {
@@ -196,7 +196,7 @@ const branchArb = fc
 const unionSchemaArb: fc.Arbitrary<JsonSchema> = fc
   .tuple(
     fc.array(branchArb, { minLength: 1, maxLength: 3 }),
-    fc.constantFrom("anyOf", "oneOf", "if", "discriminator", "nullable-ref"),
+    fc.constantFrom("anyOf", "oneOf", "if", "if-kind", "discriminator", "nullable-ref"),
     fc.constantFrom("json", "json", "object-cycle"),
   )
   .map(([branches, how, form]) => {
@@ -206,6 +206,14 @@ const unionSchemaArb: fc.Arbitrary<JsonSchema> = fc
         // From a list of keys: a literal `then` member would make the schema a thenable to the linter.
         root = Object.fromEntries(
           CONDITIONAL.map((k, i) => [k, [{ required: ["k"] }, branches[0], branches.at(-1)][i]]),
+        );
+        break;
+      case "if-kind":
+        root = Object.fromEntries(
+          CONDITIONAL.map((k, i) => [
+            k,
+            [{ properties: { kind: { const: 0 } } }, branches[0], branches.at(-1)][i],
+          ]),
         );
         break;
       case "discriminator":
@@ -229,6 +237,7 @@ const unionSchemaArb: fc.Arbitrary<JsonSchema> = fc
       // A JS caller can hand over a schema object that contains itself.
       for (const b of [
         ...((root.anyOf ?? root.oneOf ?? []) as Record<string, unknown>[]),
+        ...Object.values((root.$defs ?? {}) as Record<string, unknown>),
         root.then,
         root.else,
       ]) {
@@ -245,7 +254,7 @@ const unionArgsArb: fc.Arbitrary<JsonObject> = fc.letrec<{ object: JsonObject }>
       {
         k: fc.constantFrom<JsonValue>(1, "k", null),
         j: fc.constantFrom<JsonValue>(true, 0),
-        kind: fc.constantFrom<JsonValue>("x", "y", "z", 5),
+        kind: fc.constantFrom<JsonValue>("x", "y", "z", 5, 0, -0, 1, true),
         n: fc.constantFrom<JsonValue>(3, 2.5, 2 ** 53 + 2, -0, "s", null),
         m: fc.constantFrom<JsonValue>(7, 0.5, 1e21, null),
         a: fc.oneof({ depthSize: "small" }, fc.constant(null), tie("object")),
@@ -308,7 +317,7 @@ describe("the writers agree past the size where outputs are written natively", (
       rows.push(
         i % 2 === 0
           ? { k: i, n: i, s: `row ${i} \u00e9\u6771 ${"x".repeat(40)}` }
-          : { n: i % 7 === 0 ? 2 ** 53 + 2 * i : i + 0.5, s: "\u0080" + String(i) },
+          : { n: i % 7 === 0 ? 2 ** 53 + 2 * i : i + 0.5, s: `\u0080${i}` },
       );
     }
     const args = { rows } as JsonObject;
