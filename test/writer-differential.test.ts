@@ -329,6 +329,92 @@ describe("the writers agree past the size where outputs are written natively", (
   });
 });
 
+describe("a recursive schema: each level chooses its branch by its own content", () => {
+  // A Pydantic tree: `class Node: v: int; w: float; child: Node | None`.
+  const tree = JSON.parse(
+    '{"$defs":{"Node":{"type":"object","properties":{"v":{"type":"integer"},"w":{"type":"number"},"child":{"anyOf":[{"$ref":"#/$defs/Node"},{"type":"null"}]}},"required":["v"]}},"anyOf":[{"$ref":"#/$defs/Node"},{"type":"null"}]}',
+  ) as JsonSchema;
+  /** Levels from the root down, each the parent of the next. */
+  const nest = (levels: readonly Record<string, JsonValue>[]): JsonObject => {
+    let child: JsonValue = null;
+    for (let i = levels.length - 1; i >= 0; i--) child = { ...levels[i], child };
+    return child as JsonObject;
+  };
+  test.each([
+    {
+      name: "every level a Node",
+      args: nest([
+        { v: 1, w: 2 },
+        { v: 2, w: 2.5 },
+        { v: 3, w: 3 },
+        { v: 4, w: 4 },
+      ]),
+      want: {
+        text: '{"v":1,"w":2.0,"child":{"v":2,"w":2.5,"child":{"v":3,"w":3.0,"child":{"v":4,"w":4.0,"child":null}}}}',
+        diagnostics: [],
+      },
+    },
+    {
+      // Written with the root's branch before session 7: no diagnostic.
+      name: "a level without its required member: below it, integers are ambiguous",
+      args: nest([{ v: 1, w: 2 }, { v: 2, w: 2.5 }, { w: 3 }, { v: 4, w: 4 }]),
+      want: {
+        text: '{"v":1,"w":2.0,"child":{"v":2,"w":2.5,"child":{"w":3.0,"child":{"v":4,"w":4.0,"child":null}}}}',
+        diagnostics: ["ambiguous-number /child/child/child/v"],
+      },
+    },
+    {
+      name: "a non-finite number four levels down",
+      args: nest([
+        { v: 1, w: 2 },
+        { v: 2, w: 2.5 },
+        { v: 3, w: 3 },
+        { v: 4, w: Number.NaN },
+      ]),
+      want: {
+        error:
+          "non-finite-number /child/child/child/w: non-finite-number at /child/child/child/w: NaN and Infinity have no JSON form",
+        diagnostics: [],
+      },
+    },
+  ])("$name", ({ args, want }) => {
+    const all = outcomes(tree, args, {});
+    for (const mode of Object.keys(MODES) as Mode[]) expect(all[mode][2], mode).toEqual(want);
+  });
+
+  test("a call made from inside another call's nested level writes with its own options", () => {
+    // The inner call enters the same compiled code while the outer one is inside it.
+    let inner: string | undefined;
+    const level3: Record<string, JsonValue> = { v: 3, child: null };
+    Object.defineProperty(level3, "w", {
+      enumerable: true,
+      get() {
+        inner = structToJson(
+          nest([
+            { v: 7, w: 7 },
+            { v: 8, w: 8 },
+          ]),
+          tree,
+          {
+            wholeFloats: "integer",
+          },
+        );
+        return 3;
+      },
+    });
+    const args = { v: 1, w: 1, child: { v: 2, w: 2, child: level3 } } as unknown as JsonObject;
+    for (const mode of Object.keys(MODES) as Mode[]) {
+      resetModes();
+      MODES[mode]();
+      inner = undefined;
+      expect(structToJson(args, tree), mode).toBe(
+        '{"v":1,"w":1.0,"child":{"v":2,"w":2.0,"child":{"v":3,"child":null,"w":3.0}}}',
+      );
+      expect(inner, mode).toBe('{"v":7,"w":7,"child":{"v":8,"w":8,"child":null}}');
+    }
+  });
+});
+
 // Shrunk counterexamples of the properties above, kept as named regressions
 // with their exact output (the engine's), through every mode.
 describe("regressions found by these properties", () => {

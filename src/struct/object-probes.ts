@@ -12,18 +12,7 @@ export class MessageProbe implements ObjectProbe {
     return Object.hasOwn(this.fields, key);
   }
   primitive(key: string): string | number | boolean | null | undefined {
-    if (!Object.hasOwn(this.fields, key)) return undefined;
-    const kind = this.fields[key]?.kind;
-    switch (kind?.case) {
-      case "stringValue":
-      case "numberValue":
-      case "boolValue":
-        return kind.value;
-      case "nullValue":
-        return null;
-      default:
-        return undefined;
-    }
+    return Object.hasOwn(this.fields, key) ? messagePrimitive(this.fields[key]) : undefined;
   }
 }
 
@@ -34,10 +23,38 @@ export class PlainProbe implements ObjectProbe {
     return Object.hasOwn(this.object, key);
   }
   primitive(key: string): string | number | boolean | null | undefined {
-    if (!Object.hasOwn(this.object, key)) return undefined;
-    const v = this.object[key];
-    return typeof v === "object" && v !== null
-      ? undefined
-      : (v as string | number | boolean | null);
+    return Object.hasOwn(this.object, key) ? plainPrimitive(this.object[key]) : undefined;
   }
+}
+
+/**
+ * What {@link ObjectProbe.primitive} gives for a member, from the member
+ * itself (`msg`: a Struct message's Value): for a check of a known content
+ * that makes no probe.
+ */
+export function memberPrimitive(
+  member: unknown,
+  msg: boolean,
+): string | number | boolean | null | undefined {
+  return msg ? messagePrimitive(member as Value | undefined) : plainPrimitive(member);
+}
+
+function messagePrimitive(v: Value | undefined): string | number | boolean | null | undefined {
+  const kind = v?.kind;
+  switch (kind?.case) {
+    case "stringValue":
+    case "numberValue":
+    case "boolValue":
+      return kind.value;
+    case "nullValue":
+      return null;
+    default:
+      return undefined;
+  }
+}
+
+function plainPrimitive(v: unknown): string | number | boolean | null | undefined {
+  return typeof v === "object" && v !== null
+    ? undefined
+    : (v as string | number | boolean | null | undefined);
 }

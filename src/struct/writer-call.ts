@@ -28,8 +28,6 @@
 // charge the call, and when it may pass CALL_BUDGET the call gives up and is
 // walked (see ./to-json.ts), which charges it as the engine does.
 
-import type { JsonObject } from "@bufbuild/protobuf";
-import type { Value } from "@bufbuild/protobuf/wkt";
 import { ignoreDiagnostics } from "../diagnostics.js";
 import { StructJsonError } from "../errors.js";
 import type { PatternEngine } from "../patterns/engine.js";
@@ -41,7 +39,6 @@ import {
   MANY_FRACTIONS,
   NATIVE_STRINGIFY_DEPTH,
 } from "./large-output.js";
-import { MessageProbe, PlainProbe } from "./object-probes.js";
 import type { StructToJsonOptions } from "./to-json-options.js";
 import { DIRECT_TEXT, Writer } from "./walk-writer.js";
 import { type GeneratedWriter, generatedWriter } from "./writer-code.js";
@@ -272,13 +269,7 @@ class CompiledCall implements ProgramOptions, ValueProgramOptions {
     msg: boolean,
   ): ViewProgram | undefined {
     if (node.views === undefined) return undefined;
-    const content = viewContentOf(
-      node.views,
-      msg
-        ? new MessageProbe(fields as Record<string, Value>)
-        : new PlainProbe(fields as JsonObject),
-      this.opts.patterns,
-    );
+    const content = viewContentOf(node.views, fields, msg, this.opts.patterns);
     const view = content.view;
     if (view === undefined) return undefined;
     if (content.question.notes && this.listening) throw GIVE_UP;

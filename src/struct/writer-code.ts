@@ -175,6 +175,10 @@ export function generateCode<W>(program: Program, emit: CodeEmitter): W | undefi
   }
   parts.push(
     "return function write(fields, msg, o, depth) {",
+    // Entered again by the call that set the settings (a view program inside
+    // itself: a recursive schema, object by object): they are in place, and a
+    // give-up is caught by that call's outer entry.
+    "  if (call === o) return msg ? o0m(fields, depth) : o0p(fields, depth);",
     `  const ${settings.map(([name], i) => `s${i} = ${name}`).join(", ")};`,
     `  ${settings.map(([name, from]) => `${name} = ${from};`).join(" ")}`,
     // The settings are restored on both ways out (a getter in the arguments may call in again).

@@ -28,6 +28,8 @@
 // does); below it, no call can run out of budget, and every answer is the
 // engine's (see ./writer-plan.ts).
 
+import type { JsonObject } from "@bufbuild/protobuf";
+import type { Value } from "@bufbuild/protobuf/wkt";
 import type { DiagnosticCode } from "../diagnostics.js";
 import type { PatternEngine } from "../patterns/engine.js";
 import {
@@ -39,6 +41,7 @@ import {
 import { type ProbeKeys, probeSignature } from "../schema/object-info.js";
 import { jsonString } from "./exact-number-text.js";
 import { numberOutput, numberText, plainNumberText } from "./number-output.js";
+import { MessageProbe, memberPrimitive, PlainProbe } from "./object-probes.js";
 import {
   MAX_PLAN_VIEWS,
   type NodePlan,
@@ -195,16 +198,34 @@ export function programOf(
 }
 
 /**
- * What `views` knows of an object whose content `probe` shows: its question
- * and the program of the branches it selects, built on first use.
+ * What `views` knows of an object (`fields`; `msg`: a Struct message's) at
+ * its node: its question and the program of the branches it selects, built on
+ * first use.
  */
 export function viewContentOf(
   views: ViewPrograms,
-  probe: ObjectProbe,
+  fields: Record<string, unknown>,
+  msg: boolean,
   patterns: PatternEngine | undefined,
 ): ViewContent {
+  // Objects in a row (and the levels of a recursive tree) often look alike:
+  // the last content is checked on the fields themselves, no probe made.
   const last = views.last;
-  if (last !== undefined && sameContent(last.values, views, probe)) return last;
+  return last !== undefined && sameContent(last.values, views, fields, msg)
+    ? last
+    : otherContent(views, fields, msg, patterns);
+}
+
+/** {@link viewContentOf} for a content other than the last one. */
+function otherContent(
+  views: ViewPrograms,
+  fields: Record<string, unknown>,
+  msg: boolean,
+  patterns: PatternEngine | undefined,
+): ViewContent {
+  const probe = msg
+    ? new MessageProbe(fields as Record<string, Value>)
+    : new PlainProbe(fields as JsonObject);
   const signature = probeSignature(views, probe);
   let c = views.contents.get(signature);
   if (c === undefined) {
@@ -216,7 +237,9 @@ export function viewContentOf(
       views.programs.set(question.selection, p);
     }
     c = {
-      values: views.keys.map((k, i) => memberContent(probe, k, views.valued[i]!)),
+      values: views.keys.map((k, i) =>
+        probe.has(k) ? (views.valued[i] ? probe.primitive(k) : PRESENT) : ABSENT,
+      ),
       question,
       view: p ?? undefined,
       stamp: 0,
@@ -228,24 +251,32 @@ export function viewContentOf(
   return c;
 }
 
-/** What a probe says of a member absent from the object. */
+/** What a content holds for a member absent from the object. */
 const ABSENT: unique symbol = Symbol("absent");
-/** What a probe says of a member present whose value no predicate reads. */
+/** What a content holds for a member present whose value no predicate reads. */
 const PRESENT: unique symbol = Symbol("present");
 
-/** What the probe gives for member `key`: its primitive (`valued`), undefined for a container, PRESENT, ABSENT. */
-function memberContent(probe: ObjectProbe, key: string, valued: boolean): unknown {
-  return probe.has(key) ? (valued ? probe.primitive(key) : PRESENT) : ABSENT;
-}
-
 /**
- * Whether `probe` gives `values` for `keys`: then its probe signature is that
- * of the content `values` came from (equal primitives write equal signatures).
+ * Whether `fields` hold the content `values` (per key of `on`: the member's
+ * primitive where valued, else PRESENT, or ABSENT), as a probe of them would
+ * give it: then their probe signature is that of the content `values` came
+ * from (equal primitives write equal signatures).
  */
-function sameContent(values: readonly unknown[], on: ProbeKeys, probe: ObjectProbe): boolean {
+function sameContent(
+  values: readonly unknown[],
+  on: ProbeKeys,
+  fields: Record<string, unknown>,
+  msg: boolean,
+): boolean {
   const { keys, valued } = on;
   for (let i = 0; i < keys.length; i++) {
-    if (memberContent(probe, keys[i]!, valued[i]!) !== values[i]) return false;
+    const key = keys[i]!;
+    const content = !Object.hasOwn(fields, key)
+      ? ABSENT
+      : valued[i]
+        ? memberPrimitive(fields[key], msg)
+        : PRESENT;
+    if (content !== values[i]) return false;
   }
   return true;
 }
