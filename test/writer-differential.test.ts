@@ -8,6 +8,7 @@
 // the corpus's exact expectations; this holds them to each other where no
 // one wrote an expectation.
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
+import type { Struct, Value } from "@bufbuild/protobuf/wkt";
 import fc from "fast-check";
 import { afterEach, describe, expect, test } from "vitest";
 import type { PatternEngine } from "../src/patterns/engine.js";
@@ -307,6 +308,103 @@ describe("the writers agree on arbitrary schemas and arguments", () => {
 test("counters", () => {
   console.log(JSON.stringify(writerPlans.written), compiledOutput.values);
 });
+/** Ways a Value message can be malformed (a hand-built or hostile message; never from fromBinary). */
+const FORGED_KINDS: readonly (() => unknown)[] = [
+  () => undefined,
+  () => ({}),
+  () => ({ case: undefined }),
+  () => ({ case: "numberValue", value: "5" }),
+  () => ({ case: "numberValue", value: 2n ** 64n }),
+  () => ({ case: "stringValue", value: 5 }),
+  () => ({ case: "boolValue", value: "true" }),
+  () => ({ case: "nullValue", value: 1 }),
+  () => ({ case: "structValue", value: { fields: null } }),
+  () => ({ case: "structValue", value: undefined }),
+  () => ({ case: "structValue", value: { fields: [] } }),
+  () => ({ case: "listValue", value: { values: {} } }),
+  () => ({ case: "listValue", value: null }),
+  () => ({ case: "bogus", value: 1 }),
+];
+
+/** Structs {@link forge} changed (a position past the last Value changes nothing). */
+let forgedCount = 0;
+
+/** `struct` with the Value at one position (by index in document order) made malformed, or replaced by null. */
+function forge(struct: Struct, at: number, how: number): Struct {
+  let i = 0;
+  const visit = (v: Value): Value | null => {
+    if (i++ === at) {
+      forgedCount++;
+      if (how === FORGED_KINDS.length) return null;
+      return { ...v, kind: FORGED_KINDS[how]!() } as Value;
+    }
+    const k = v.kind;
+    if (k.case === "structValue")
+      return {
+        ...v,
+        kind: { case: k.case, value: { ...k.value, fields: mapFields(k.value.fields) } },
+      };
+    if (k.case === "listValue")
+      return {
+        ...v,
+        kind: { case: k.case, value: { ...k.value, values: k.value.values.map(visit) as Value[] } },
+      };
+    return v;
+  };
+  const mapFields = (fields: Record<string, Value>): Record<string, Value> => {
+    const out: Record<string, Value> = {};
+    for (const key of Object.keys(fields)) {
+      Object.defineProperty(out, key, {
+        value: visit(fields[key]!),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
+    return out;
+  };
+  return { ...struct, fields: mapFields(struct.fields) };
+}
+
+describe("the writers agree on malformed Struct messages", () => {
+  test("a malformed Value anywhere: every mode as the engine alone", () => {
+    reachingEveryWay(["generated", "interpreted"], () =>
+      fc.assert(
+        fc.property(
+          fc.oneof(rootSchemaArb, unionSchemaArb),
+          fc.oneof(edgeArgsArb, unionArgsArb),
+          fc.nat(40),
+          fc.nat(FORGED_KINDS.length),
+          fc.constantFrom<"error" | "null">("error", "null"),
+          (schema, args, at, how, unsetValue) => {
+            const forged = forge(toStruct(args), at, how);
+            const reference = (() => {
+              resetModes();
+              MODES.engine();
+              return [false, true].map((listen) =>
+                outcome((o) => structMessageToJson(forged, schema, o), listen, { unsetValue }),
+              );
+            })();
+            for (const mode of Object.keys(MODES) as Mode[]) {
+              if (mode === "engine") continue;
+              resetModes();
+              MODES[mode]();
+              for (const [i, listen] of [false, true].entries()) {
+                expect(
+                  outcome((o) => structMessageToJson(forged, schema, o), listen, { unsetValue }),
+                  `${mode} ${listen}`,
+                ).toEqual(reference[i]);
+              }
+            }
+          },
+        ),
+        runs(200, 16_003),
+      ),
+    );
+    expect(forgedCount).toBeGreaterThan(50);
+  });
+});
+
 describe("the writers agree past the size where outputs are written natively", () => {
   test("a call longer than LARGE_OUTPUT: every mode as the engine alone", () => {
     const schema = JSON.parse(
