@@ -20,6 +20,7 @@ import type { StructToJsonOptions } from "../src/struct/to-json-options.js";
 import { writerPlans } from "../src/struct/writer-plan.js";
 import { runs } from "./property-arbitraries.js";
 import { argsArb, rootSchemaArb, toObject, toStruct } from "./schema-arbitraries.js";
+import { HOSTILE_CASES } from "./schema-budget-catalogue.js";
 
 type Mode = "engine" | "walk" | "interpreted" | "text" | "value" | "auto";
 
@@ -402,6 +403,18 @@ describe("the writers agree on malformed Struct messages", () => {
       ),
     );
     expect(forgedCount).toBeGreaterThan(50);
+  });
+});
+
+describe("the writers agree on the hostile catalogue, budget verdicts included", () => {
+  // Issue 13's inputs built to exhaust the budget: a compiled writer must give up (and the walk
+  // report) exactly where the engine does, at the catalogue's two smaller sizes.
+  test.each(HOSTILE_CASES.map((c) => [c.name, c] as const))("%s", (_name, c) => {
+    for (const size of c.sizes.slice(0, 2)) {
+      const { schema, args } = c.make(size);
+      if (typeof args !== "object" || args === null || Array.isArray(args)) continue;
+      expectAllAlike(schema, args as JsonObject, { patterns: c.patterns ?? undefined });
+    }
   });
 });
 
