@@ -237,9 +237,7 @@ function otherContent(
       views.programs.set(question.selection, p);
     }
     c = {
-      values: views.keys.map((k, i) =>
-        probe.has(k) ? (views.valued[i] ? probe.primitive(k) : PRESENT) : ABSENT,
-      ),
+      values: views.keys.map((k, i) => memberContent(fields, k, views.valued[i]!, msg)),
       question,
       view: p ?? undefined,
       stamp: 0,
@@ -257,10 +255,27 @@ const ABSENT: unique symbol = Symbol("absent");
 const PRESENT: unique symbol = Symbol("present");
 
 /**
- * Whether `fields` hold the content `values` (per key of `on`: the member's
- * primitive where valued, else PRESENT, or ABSENT), as a probe of them would
- * give it: then their probe signature is that of the content `values` came
- * from (equal primitives write equal signatures).
+ * What a content holds for member `key` of `fields`, as a probe of them would
+ * give it: its primitive (`valued`; undefined for a container), PRESENT, or
+ * ABSENT.
+ */
+function memberContent(
+  fields: Record<string, unknown>,
+  key: string,
+  valued: boolean,
+  msg: boolean,
+): unknown {
+  return !Object.hasOwn(fields, key)
+    ? ABSENT
+    : valued
+      ? memberPrimitive(fields[key], msg)
+      : PRESENT;
+}
+
+/**
+ * Whether `fields` hold the content `values` for the keys of `on`: then their
+ * probe signature is that of the content `values` came from (equal primitives
+ * write equal signatures).
  */
 function sameContent(
   values: readonly unknown[],
@@ -270,13 +285,7 @@ function sameContent(
 ): boolean {
   const { keys, valued } = on;
   for (let i = 0; i < keys.length; i++) {
-    const key = keys[i]!;
-    const content = !Object.hasOwn(fields, key)
-      ? ABSENT
-      : valued[i]
-        ? memberPrimitive(fields[key], msg)
-        : PRESENT;
-    if (content !== values[i]) return false;
+    if (memberContent(fields, keys[i]!, valued[i]!, msg) !== values[i]) return false;
   }
   return true;
 }
