@@ -613,6 +613,12 @@ describe("repair: any arguments, any schema", () => {
         properties: { [k]: { type: "array", items, contains } },
       }),
     ),
+    fc.tuple(fc.constantFrom("a", "b"), typed, simpleObject).map(
+      ([k, own, dependent]): JsonSchema => ({
+        properties: { [k]: own },
+        dependencies: { [k]: dependent },
+      }),
+    ),
     fc
       .tuple(simpleObject, simpleObject, simpleObject)
       // biome-ignore lint/suspicious/noThenProperty: the JSON Schema keyword
@@ -775,6 +781,25 @@ describe("repair: a value with another reading is left alone (found by the prope
           { path: "", keyword: "anyOf" },
         ],
       },
+    ],
+    [
+      "dependencies: once the null member is omitted, its dependent schema no longer applies",
+      {
+        properties: { a: { type: "integer" } },
+        dependencies: { a: { properties: { b: { type: "integer" } } } },
+      },
+      '{"a":null,"b":"5"}',
+      { ok: true, argumentsJson: '{"b":"5"}', repairs: [{ path: "/a", kind: "null-omitted" }] },
+    ],
+    [
+      "dependentSchemas (2020-12), through a $ref: the same",
+      {
+        $defs: { B: { properties: { b: { type: "integer" } } } },
+        properties: { a: { type: "integer" } },
+        dependentSchemas: { a: { $ref: "#/$defs/B" } },
+      },
+      '{"a":null,"b":"5"}',
+      { ok: true, argumentsJson: '{"b":"5"}', repairs: [{ path: "/a", kind: "null-omitted" }] },
     ],
   ];
   test.each(rows)("%s", (_name, schema, input, expected) => {

@@ -169,7 +169,15 @@ function repair(
   const repairs: Repair[] = [];
   const blocked = new Set<JsonPointer>();
   for (let round = 0; failures.length > 0 && round < maxRounds; round++) {
-    const next = repairRound(text, root, failures, validate, blocked, limit);
+    const next = repairRound(
+      text,
+      root,
+      failures,
+      validate,
+      blocked,
+      limit,
+      compiled.presenceConditional,
+    );
     if (next === undefined) break;
     for (const c of next.applied) repairs.push({ path: c.path, kind: c.kind });
     ({ text, root, hasFloatText, failures } = next);
@@ -226,6 +234,7 @@ function repairRound(
   validate: Validator,
   blocked: Set<JsonPointer>,
   limit: number,
+  presenceConditional: boolean,
 ): RoundResult | undefined {
   let candidates = findCandidates(root, failures, blocked, limit);
   for (let attempt = 0; candidates.length > 0 && attempt < maxAttempts; attempt++) {
@@ -245,7 +254,14 @@ function repairRound(
     const kept = candidates.filter((c) => !failing.has(c.path));
     if (kept.length === candidates.length) {
       // A candidate below a failed alternative may have another reading (see withAnotherReading).
-      const alternatives = withAnotherReading(text, failures, candidates, repaired, validate);
+      const alternatives = withAnotherReading(
+        text,
+        failures,
+        candidates,
+        repaired,
+        validate,
+        presenceConditional,
+      );
       if (alternatives === "spent") {
         // The budget ran out while checking: the round ends with that failure.
         return { text, root, hasFloatText: false, failures: spentFailure, applied: [] };
@@ -281,7 +297,8 @@ const spentFailure: readonly Failure[] = [{ path: "", keyword: "schema-too-compl
  * met, though another may admit the value as written and fail elsewhere
  * (`anyOf [{a: integer}, {b: integer}]` with `{"a":"1","b":"2"}`: repairing
  * `/b` alone makes `"1"` valid; `contains: {const: true}` with
- * `["true","false"]`: `"false"` never needed to change). Only candidates
+ * `["true","false"]`: `"false"` never needed to change); so can a member
+ * omitted where `dependencies` applied a schema to its siblings. Only candidates
  * below such a failure are checked: one validation each, on the budget, of
  * `repaired` (the value with every candidate applied) with that one position
  * put back as written and then restored, so no check copies or reads the text.
@@ -292,9 +309,17 @@ function withAnotherReading(
   candidates: readonly Candidate[],
   repaired: unknown,
   validate: Validator,
+  presenceConditional: boolean,
 ): Candidate[] | "spent" {
   const enclosing = new Set<JsonPointer>();
   for (const f of failures) if (alternativeKeywords.has(f.keyword)) enclosing.add(f.path);
+  if (presenceConditional) {
+    // Omitting a member can switch off a dependent schema (`dependencies`,
+    // `dependentSchemas`) that made its siblings fail: they are checked too.
+    for (const c of candidates) {
+      if (c.edit.type === "omit") enclosing.add(c.path.slice(0, c.path.lastIndexOf("/")));
+    }
+  }
   if (enclosing.size === 0) return [];
   const out: Candidate[] = [];
   for (const c of candidates) {
