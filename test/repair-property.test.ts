@@ -248,6 +248,8 @@ interface Gen {
 
 type Shape =
   | { readonly t: "integer" | "number" | "boolean" | "string" }
+  /** Pydantic's `Optional[...]`: `anyOf [inner, {type: null}]`. */
+  | { readonly t: "nullable"; readonly inner: Shape }
   | { readonly t: "array"; readonly item: Shape; readonly minItems: 0 | 1 }
   | {
       readonly t: "object";
@@ -274,6 +276,10 @@ const shape: fc.Memo<Shape> = fc.memo((depth) => {
         .map((r): Shape => ({ t: "array", ...r })),
     },
     { weight: 2, arbitrary: objectShape(depth - 1) },
+    {
+      weight: 1,
+      arbitrary: shape(depth - 1).map((inner): Shape => ({ t: "nullable", inner })),
+    },
   );
 });
 
@@ -296,6 +302,8 @@ function schemaOf(s: Shape): JsonSchema {
       const required = s.props.filter((p) => p.required).map((p) => p.key);
       return { type: "object", properties, ...(required.length > 0 ? { required } : {}) };
     }
+    case "nullable":
+      return { anyOf: [schemaOf(s.inner), { type: "null" }], default: null };
     default:
       return { type: s.t };
   }
@@ -341,6 +349,11 @@ function genOf(s: Shape, path: string, top = false): fc.Arbitrary<Gen> {
         .map(([t, b]) => brokenTo(t, "string-to-boolean")(b));
     case "string":
       return stringText.map((st) => same(st.text));
+    case "nullable":
+      return fc.oneof(
+        fc.constant(same("null")),
+        genOf(s.inner, path).map((g): Gen => ({ ...g, schema: sch })),
+      );
     case "array":
       return fc
         .tuple(fc.array(fc.nat(), { minLength: s.minItems, maxLength: 3 }), ws, ws, broken)
@@ -361,7 +374,8 @@ function genOf(s: Shape, path: string, top = false): fc.Arbitrary<Gen> {
           );
           // Absent optional members, written by the model as null (or [] where minItems fails).
           const nulls = s.props.flatMap((p, i) => {
-            if (how[i] !== 2) return [];
+            // A nullable member admits null: written so, it is its value.
+            if (how[i] !== 2 || p.shape.t === "nullable") return [];
             const empty = p.shape.t === "array" && p.shape.minItems === 1;
             return [
               {
@@ -813,6 +827,24 @@ describe("repair: a value with another reading is left alone (found by the prope
     });
   });
 
+  test("a string's object under Optional whose member has no reading: rejected at that member", () => {
+    const schema: JsonSchema = {
+      properties: {
+        f: {
+          anyOf: [{ type: "object", properties: { min: { type: "integer" } } }, { type: "null" }],
+        },
+      },
+    };
+    expect(repairArguments('{"f":"{\\"min\\":\\"x\\"}"}', schema)).toEqual({
+      ok: false,
+      issues: [
+        { path: "/f/min", keyword: "type" },
+        { path: "/f", keyword: "type" },
+        { path: "/f", keyword: "anyOf" },
+      ],
+    });
+  });
+
   test("many candidates under one contains: one check each, stopped by the budget, never a guess", () => {
     const schema: JsonSchema = {
       properties: { a: { type: "array", contains: { type: "integer" } } },
@@ -854,6 +886,28 @@ describe("repair: a value with another reading is left alone (found by the prope
       '{"a":[5,"x"]}',
     ],
   ];
+  kept.push(
+    [
+      "a string's object under Pydantic's Optional, whose member needs a repair too",
+      {
+        $defs: { F: { type: "object", properties: { min: { type: "integer" } } } },
+        type: "object",
+        properties: { f: { anyOf: [{ $ref: "#/$defs/F" }, { type: "null" }], default: null } },
+      },
+      '{"f":"{\\"min\\":\\"3\\"}"}',
+      '{"f":{"min":3}}',
+    ],
+    [
+      "a string's array under oneOf [array of integers, null], whose element needs a repair too",
+      {
+        properties: {
+          x: { oneOf: [{ type: "array", items: { type: "integer" } }, { type: "null" }] },
+        },
+      },
+      '{"x":"[\\"1\\", 2]"}',
+      '{"x":[1, 2]}',
+    ],
+  );
   test.each(kept)("%s", (_name, schema, input, output) => {
     const result = repairArguments(input, schema);
     expect(result.ok && result.argumentsJson).toBe(output);

@@ -14,7 +14,7 @@ import { integerLiteralCandidates } from "./integer-literal.js";
 import type { JsonNode } from "./json-tree.js";
 import { readJsonTree, validationValue } from "./json-tree.js";
 import type { Candidate, RepairKind } from "./rules.js";
-import { findCandidates } from "./rules.js";
+import { excludes, findCandidates } from "./rules.js";
 import type { Failure } from "./validator.js";
 import { validatorFor } from "./validator.js";
 
@@ -251,7 +251,8 @@ function repairRound(
     const repaired = validationValue(tree.root);
     const nextFailures = validate(repaired);
     const failing = new Set(nextFailures.map((f) => f.path));
-    const kept = candidates.filter((c) => !failing.has(c.path));
+    const stillFails = (c: Candidate) => failing.has(c.path) && !awaitsInnerRepair(c, nextFailures);
+    const kept = candidates.filter((c) => !stillFails(c));
     if (kept.length === candidates.length) {
       // A candidate below a failed alternative may have another reading (see withAnotherReading).
       const alternatives = withAnotherReading(
@@ -280,10 +281,37 @@ function repairRound(
       candidates = candidates.filter((c) => !withdrawn.has(c));
       continue;
     }
-    for (const c of candidates) if (failing.has(c.path)) blocked.add(c.path);
+    for (const c of candidates) if (stillFails(c)) blocked.add(c.path);
     candidates = kept;
   }
   return undefined;
+}
+
+/**
+ * True when a string's parsed JSON fails at its own position only as a union
+ * summary (`anyOf`, `if`, a `oneOf` no two branches pass) or for branches that
+ * admit no value of its kind, and fails below it: a branch that admits it
+ * fails on its content, which the next round repairs. Without this, a string
+ * holding an object whose member needs a repair was rejected under Pydantic's
+ * `Optional` (`anyOf [{$ref}, {type: null}]`) though repaired without it.
+ * Safe: no branch admitted the string (a candidate's every failure excludes
+ * it), so its JSON is its one reading.
+ */
+function awaitsInnerRepair(c: Candidate, failures: readonly Failure[]): boolean {
+  if (c.kind !== "string-to-object" && c.kind !== "string-to-array") return false;
+  const kind = c.kind === "string-to-object" ? "object" : "array";
+  const below = `${c.path}/`;
+  let failsBelow = false;
+  for (const f of failures) {
+    if (f.path === c.path) {
+      if (f.keyword === "anyOf" || f.keyword === "if") continue;
+      if (f.keyword === "oneOf" && f.params.passingSchemas == null) continue;
+      if (!excludes(f, kind)) return false;
+    } else if (f.path.startsWith(below)) {
+      failsBelow = true;
+    }
+  }
+  return failsBelow;
 }
 
 /** Keywords whose failure at a position may come from alternatives at the positions below it. */
