@@ -9,6 +9,7 @@ import { checkLimit, makeOptions } from "../options.js";
 import { DEFAULT_STRUCT_DEPTH } from "../struct/from-json.js";
 import { parseJsonSpans, parseJsonText, spanAt } from "../struct/parse-json.js";
 import {
+  expectObject,
   field,
   indexField,
   isAsyncIterable,
@@ -100,11 +101,15 @@ export async function toolCallsFromMessage(
   );
 }
 
+/** Content blocks that never carry a JSON input (their deltas are text_delta, thinking_delta, …). */
+const textBlocks = new Set(["text", "thinking", "redacted_thinking"]);
+
 async function fromStream(stream: AsyncIterable<unknown>): Promise<ProviderToolCall[]> {
   const calls = new ToolCallAssembler((index) => `/content/${index}`);
   const startInputs = new Map<number, unknown>();
+  const textIndexes = new Set<number>();
   for await (const event of stream) {
-    const type = field(event, "type");
+    const type = field(expectObject(event, "", "a MessageStreamEvent"), "type");
     if (type === "content_block_start") {
       const index = indexField(event, "index", "");
       const block = field(event, "content_block");
@@ -120,11 +125,23 @@ async function fromStream(stream: AsyncIterable<unknown>): Promise<ProviderToolC
         startInputs.set(index, field(block, "input"));
       } else {
         calls.ignore(index);
+        const blockType = field(block, "type");
+        if (typeof blockType === "string" && textBlocks.has(blockType)) textIndexes.add(index);
       }
     } else if (type === "content_block_delta") {
       const delta = field(event, "delta");
       if (field(delta, "type") !== "input_json_delta") continue;
       const index = indexField(event, "index", "");
+      // Server tools' input deltas are skipped (their index is ignored), but a
+      // text block has no input: a delta there is misaddressed, and skipping it
+      // would drop a piece of some call's text silently.
+      if (textIndexes.has(index)) {
+        throw providerError(
+          "provider-response-invalid",
+          `/content/${index}`,
+          "an input_json_delta for a block without input",
+        );
+      }
       const text = field(delta, "partial_json");
       // An empty chunk adds nothing; a call made only of them has input {}.
       if (text !== "") calls.append(index, text, "input");

@@ -7,6 +7,7 @@
 import type { JsonPointer } from "../json-pointer.js";
 import { invalidOption, makeOptions } from "../options.js";
 import {
+  expectObject,
   field,
   indexField,
   isAsyncIterable,
@@ -79,7 +80,7 @@ export async function toolCallsFromChatCompletion(
   const calls = new ToolCallAssembler((index) => `/choices/${choice}/message/tool_calls/${index}`);
   if (isAsyncIterable(value)) {
     for await (const chunk of value) {
-      const picked = pickChoice(chunk, choice);
+      const picked = pickChoice(expectObject(chunk, "", "a ChatCompletionChunk"), choice);
       if (picked === undefined) continue;
       const toolCalls = listField(field(picked, "delta"), "tool_calls", `/choices/${choice}/delta`);
       for (const toolCall of toolCalls) {
@@ -88,7 +89,7 @@ export async function toolCallsFromChatCompletion(
       }
     }
   } else {
-    const picked = pickChoice(value, choice);
+    const picked = pickChoice(expectObject(value, "", "a ChatCompletion or its stream"), choice);
     const message = field(picked, "message");
     listField(message, "tool_calls", `/choices/${choice}/message`).forEach((toolCall, index) => {
       addChatToolCall(calls, index, toolCall);
@@ -101,8 +102,13 @@ export async function toolCallsFromChatCompletion(
 function pickChoice(result: unknown, choice: number): unknown {
   const choices = listField(result, "choices", "");
   for (let i = 0; i < choices.length; i++) {
-    const index = field(choices[i], "index");
-    if (index === undefined ? i === choice : index === choice) return choices[i];
+    // An index that is not one (null, -1, 1.5, "0") is refused: read as
+    // another choice's, a chunk's piece of the argument text was dropped.
+    const index =
+      field(choices[i], "index") === undefined
+        ? i
+        : indexField(choices[i], "index", `/choices/${i}`);
+    if (index === choice) return choices[i];
   }
   return undefined;
 }
@@ -134,11 +140,11 @@ export async function toolCallsFromResponse(source: ResponseSource): Promise<Pro
   const value: unknown = isAsyncIterable(source) ? source : await source;
   const calls = new ToolCallAssembler((index) => `/output/${index}`);
   if (!isAsyncIterable(value)) {
-    addResponseOutput(calls, value, "", true);
+    addResponseOutput(calls, expectObject(value, "", "a Response or its stream"), "", true);
     return calls.calls();
   }
   for await (const event of value) {
-    const type = field(event, "type");
+    const type = field(expectObject(event, "", "a ResponseStreamEvent"), "type");
     switch (type) {
       case "response.output_item.added":
       case "response.output_item.done": {

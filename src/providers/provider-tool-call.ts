@@ -46,6 +46,20 @@ export function isAsyncIterable(value: unknown): value is AsyncIterable<unknown>
   );
 }
 
+/**
+ * `value` when it is an object (not null, not an array); else
+ * `provider-response-invalid` at `path`. A result or a stream's item that is
+ * not one is not the provider's shape: read as "no tool call" (or skipped,
+ * in a stream, where it may have held a piece of a text), it gave a wrong
+ * answer silently.
+ */
+export function expectObject(value: unknown, path: JsonPointer, what: string): object {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw providerError("provider-response-invalid", path, `expected ${what}`);
+  }
+  return value;
+}
+
 /** A plain object's property, or undefined for anything else (null, arrays, primitives). */
 export function field(value: unknown, key: string): unknown {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
@@ -91,6 +105,16 @@ export class ToolCallAssembler {
 
   /** Notes a call's id and name (either may be absent in a delta). */
   identify(index: number, id: unknown, name: unknown): void {
+    // A call announced (by its id or name) at an index another kind of item
+    // holds: refused, as `ignore` refuses the other order; skipping it, as a
+    // continuation of the ignored item, dropped the call silently.
+    if (this.pending.get(index) === "ignored" && (isAnnounced(id) || isAnnounced(name))) {
+      throw providerError(
+        "provider-response-invalid",
+        this.pathOf(index),
+        "one index holds two kinds of item",
+      );
+    }
     const call = this.call(index);
     if (call === undefined) return;
     call.id = this.agree(index, "id", call.id, id);
@@ -212,4 +236,9 @@ export class ToolCallAssembler {
     }
     return seen;
   }
+}
+
+/** An id or a name a delta carries (absent, null and "" say nothing: see `agree`). */
+function isAnnounced(value: unknown): boolean {
+  return value !== undefined && value !== null && value !== "";
 }

@@ -60,6 +60,12 @@ export interface PreparedSchema {
   readonly schema: object | boolean;
   readonly draft: Draft;
   readonly units: number;
+  /**
+   * The schema has `dependencies` or `dependentSchemas` with a schema: whether
+   * a member is present decides what applies to the other members of its
+   * object (repair checks what an omission changes for them).
+   */
+  readonly presenceConditional: boolean;
 }
 
 /** Why a schema is refused before compiling, and the units reading it cost until then. */
@@ -190,7 +196,12 @@ export function prepareSchema(schema: unknown, limit: number): PreparedSchema | 
     for (const ref of reader.refs) {
       if (!pointsAtSchema(ref)) return { refused: "schema-invalid", units };
     }
-    return { schema: copy as object | boolean, draft: reader.draft(copy), units };
+    return {
+      schema: copy as object | boolean,
+      draft: reader.draft(copy),
+      units,
+      presenceConditional: reader.presenceConditional,
+    };
   } catch (e) {
     const units = reader.units;
     if (e instanceof Refused) return { refused: e.code, units };
@@ -213,6 +224,8 @@ class SchemaCopier {
   private sawItemsList = false;
   /** A 2019-09/2020-12 keyword was met. */
   private saw2020 = false;
+  /** `dependencies`/`dependentSchemas` was met (see {@link PreparedSchema.presenceConditional}). */
+  presenceConditional = false;
   private readonly ancestors = new Set<object>();
   constructor(private readonly limit: number) {}
 
@@ -266,6 +279,7 @@ class SchemaCopier {
       this.key(key, tally);
       if (keywords2020.has(key)) this.saw2020 = true;
       if (key === "items" && Array.isArray(v)) this.sawItemsList = true;
+      if (key === "dependencies" || key === "dependentSchemas") this.presenceConditional = true;
       if (memberLoops.has(key)) perMember++;
       if (elementLoops.has(key)) perElement++;
       if (key === "minLength" || key === "maxLength") perCharacter = 1;

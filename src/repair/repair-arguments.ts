@@ -4,6 +4,7 @@
 import type { Diagnostic, DiagnosticHandler } from "../diagnostics.js";
 import { isStackOverflow, isStructJsonError } from "../errors.js";
 import type { JsonPointer } from "../json-pointer.js";
+import { parsePointer } from "../json-pointer.js";
 import { checkFunction, checkLimit, makeOptions } from "../options.js";
 import { isCompiledSchema } from "../schema/index.js";
 import type { JsonSchema } from "../schema/json-schema.js";
@@ -13,7 +14,7 @@ import { integerLiteralCandidates } from "./integer-literal.js";
 import type { JsonNode } from "./json-tree.js";
 import { readJsonTree, validationValue } from "./json-tree.js";
 import type { Candidate, RepairKind } from "./rules.js";
-import { findCandidates } from "./rules.js";
+import { excludes, findCandidates } from "./rules.js";
 import type { Failure } from "./validator.js";
 import { validatorFor } from "./validator.js";
 
@@ -168,7 +169,15 @@ function repair(
   const repairs: Repair[] = [];
   const blocked = new Set<JsonPointer>();
   for (let round = 0; failures.length > 0 && round < maxRounds; round++) {
-    const next = repairRound(text, root, failures, validate, blocked, limit);
+    const next = repairRound(
+      text,
+      root,
+      failures,
+      validate,
+      blocked,
+      limit,
+      compiled.presenceConditional,
+    );
     if (next === undefined) break;
     for (const c of next.applied) repairs.push({ path: c.path, kind: c.kind });
     ({ text, root, hasFloatText, failures } = next);
@@ -225,6 +234,7 @@ function repairRound(
   validate: Validator,
   blocked: Set<JsonPointer>,
   limit: number,
+  presenceConditional: boolean,
 ): RoundResult | undefined {
   let candidates = findCandidates(root, failures, blocked, limit);
   for (let attempt = 0; candidates.length > 0 && attempt < maxAttempts; attempt++) {
@@ -238,22 +248,149 @@ function repairRound(
       for (const c of candidates) blocked.add(c.path);
       return undefined;
     }
-    const nextFailures = validate(validationValue(tree.root));
+    const repaired = validationValue(tree.root);
+    const nextFailures = validate(repaired);
     const failing = new Set(nextFailures.map((f) => f.path));
-    const kept = candidates.filter((c) => !failing.has(c.path));
+    const stillFails = (c: Candidate) => failing.has(c.path) && !awaitsInnerRepair(c, nextFailures);
+    const kept = candidates.filter((c) => !stillFails(c));
     if (kept.length === candidates.length) {
-      return {
-        text: nextText,
-        root: tree.root,
-        hasFloatText: tree.hasFloatText,
-        failures: nextFailures,
-        applied: candidates,
-      };
+      // A candidate below a failed alternative may have another reading (see withAnotherReading).
+      const alternatives = withAnotherReading(
+        text,
+        failures,
+        candidates,
+        repaired,
+        validate,
+        presenceConditional,
+      );
+      if (alternatives === "spent") {
+        // The budget ran out while checking: the round ends with that failure.
+        return { text, root, hasFloatText: false, failures: spentFailure, applied: [] };
+      }
+      if (alternatives.length === 0) {
+        return {
+          text: nextText,
+          root: tree.root,
+          hasFloatText: tree.hasFloatText,
+          failures: nextFailures,
+          applied: candidates,
+        };
+      }
+      const withdrawn = new Set(alternatives);
+      for (const c of withdrawn) blocked.add(c.path);
+      candidates = candidates.filter((c) => !withdrawn.has(c));
+      continue;
     }
-    for (const c of candidates) if (failing.has(c.path)) blocked.add(c.path);
+    for (const c of candidates) if (stillFails(c)) blocked.add(c.path);
     candidates = kept;
   }
   return undefined;
+}
+
+/**
+ * True when a string's parsed JSON fails at its own position only as a union
+ * summary (`anyOf`, `if`, a `oneOf` no two branches pass) or for branches that
+ * admit no value of its kind, and fails below it: a branch that admits it
+ * fails on its content, which the next round repairs. Without this, a string
+ * holding an object whose member needs a repair was rejected under Pydantic's
+ * `Optional` (`anyOf [{$ref}, {type: null}]`) though repaired without it.
+ * Safe: no branch admitted the string (a candidate's every failure excludes
+ * it), so its JSON is its one reading.
+ */
+function awaitsInnerRepair(c: Candidate, failures: readonly Failure[]): boolean {
+  if (c.kind !== "string-to-object" && c.kind !== "string-to-array") return false;
+  const kind = c.kind === "string-to-object" ? "object" : "array";
+  const below = `${c.path}/`;
+  let failsBelow = false;
+  for (const f of failures) {
+    if (f.path === c.path) {
+      if (f.keyword === "anyOf" || f.keyword === "if") continue;
+      if (f.keyword === "oneOf" && f.params.passingSchemas == null) continue;
+      if (!excludes(f, kind)) return false;
+    } else if (f.path.startsWith(below)) {
+      failsBelow = true;
+    }
+  }
+  return failsBelow;
+}
+
+/** Keywords whose failure at a position may come from alternatives at the positions below it. */
+const alternativeKeywords = new Set(["anyOf", "oneOf", "contains", "if"]);
+const spentFailure: readonly Failure[] = [{ path: "", keyword: "schema-too-complex", params: {} }];
+
+/**
+ * The candidates whose value as written passes once the other candidates are
+ * applied: those had more than one reading. A position fails under a union,
+ * `contains` or `if` at an enclosing position when one alternative is not
+ * met, though another may admit the value as written and fail elsewhere
+ * (`anyOf [{a: integer}, {b: integer}]` with `{"a":"1","b":"2"}`: repairing
+ * `/b` alone makes `"1"` valid; `contains: {const: true}` with
+ * `["true","false"]`: `"false"` never needed to change); so can a member
+ * omitted where `dependencies` applied a schema to its siblings. Only candidates
+ * below such a failure are checked: one validation each, on the budget, of
+ * `repaired` (the value with every candidate applied) with that one position
+ * put back as written and then restored, so no check copies or reads the text.
+ */
+function withAnotherReading(
+  text: string,
+  failures: readonly Failure[],
+  candidates: readonly Candidate[],
+  repaired: unknown,
+  validate: Validator,
+  presenceConditional: boolean,
+): Candidate[] | "spent" {
+  const enclosing = new Set<JsonPointer>();
+  for (const f of failures) if (alternativeKeywords.has(f.keyword)) enclosing.add(f.path);
+  if (presenceConditional) {
+    // Omitting a member can switch off a dependent schema (`dependencies`,
+    // `dependentSchemas`) that made its siblings fail: they are checked too.
+    for (const c of candidates) {
+      if (c.edit.type === "omit") enclosing.add(c.path.slice(0, c.path.lastIndexOf("/")));
+    }
+  }
+  if (enclosing.size === 0) return [];
+  const out: Candidate[] = [];
+  for (const c of candidates) {
+    if (!hasAncestorIn(c.path, enclosing)) continue;
+    const tokens = parsePointer(c.path);
+    if (tokens === undefined || tokens.length === 0) continue;
+    let parent = repaired as Record<string, unknown>;
+    for (const t of tokens.slice(0, -1)) parent = parent[t] as Record<string, unknown>;
+    const key = tokens[tokens.length - 1]!;
+    const had = Object.hasOwn(parent, key);
+    const now = parent[key];
+    parent[key] = asWritten(text, c);
+    const without = validate(repaired);
+    if (had) parent[key] = now;
+    else delete parent[key];
+    if (without.some((f) => f.keyword === "schema-too-complex")) return "spent";
+    if (!without.some((f) => f.path === c.path)) out.push(c);
+  }
+  return out;
+}
+
+/** True when a proper ancestor of `path` is in `paths`. */
+function hasAncestorIn(path: JsonPointer, paths: ReadonlySet<JsonPointer>): boolean {
+  for (let p = path; p !== ""; ) {
+    p = p.slice(0, p.lastIndexOf("/"));
+    if (paths.has(p)) return true;
+  }
+  return false;
+}
+
+/** The validation value a candidate replaces or omits, as the text has it. */
+function asWritten(text: string, c: Candidate): unknown {
+  switch (c.kind) {
+    case "null-omitted":
+      return null;
+    case "empty-array-omitted":
+      return [];
+    default:
+      // A string: its JSON literal is exactly the span the edit replaces.
+      return c.edit.type === "replace"
+        ? (JSON.parse(text.slice(c.edit.start, c.edit.end)) as unknown)
+        : undefined;
+  }
 }
 
 /** Failures as issues: path and keyword only, each pair once, in ajv's order. */

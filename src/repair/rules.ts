@@ -120,8 +120,11 @@ function candidateAt(
   }
 }
 
+/** The JSON types a rule asks a failure about, as JSON Schema's `type` names them. */
+export type JsonKind = "null" | "string" | "object" | "array";
+
 /** True when failure `f` shows its schema admits no value of JSON type `kind` here. */
-function excludes(f: Failure, kind: "null" | "string"): boolean {
+export function excludes(f: Failure, kind: JsonKind): boolean {
   const p = f.params;
   switch (f.keyword) {
     case "type": {
@@ -140,8 +143,17 @@ function excludes(f: Failure, kind: "null" | "string"): boolean {
   }
 }
 
-function isKind(v: unknown, kind: "null" | "string"): boolean {
-  return kind === "null" ? v === null : typeof v === "string";
+function isKind(v: unknown, kind: JsonKind): boolean {
+  switch (kind) {
+    case "null":
+      return v === null;
+    case "string":
+      return typeof v === "string";
+    case "array":
+      return Array.isArray(v);
+    case "object":
+      return typeof v === "object" && v !== null && !Array.isArray(v);
+  }
 }
 
 // Text is scanned by index, never by a regex: linear in the string's length by construction.

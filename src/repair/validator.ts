@@ -19,7 +19,7 @@ import {
   replaceEqualityKeywords,
   withBudget,
 } from "./keywords.js";
-import type { Draft } from "./prepare-schema.js";
+import type { Draft, PreparedSchema } from "./prepare-schema.js";
 import { prepareSchema } from "./prepare-schema.js";
 
 /** One validation failure at one position; `params` are ajv's (from the schema, never a value). */
@@ -41,7 +41,12 @@ export type Validator = (value: unknown, budget: Budget) => readonly Failure[];
  * compiling it; for a refusal, what was spent until it was refused).
  */
 export type Compiled =
-  | { readonly validate: Validator; readonly units: number }
+  | {
+      readonly validate: Validator;
+      readonly units: number;
+      /** See {@link PreparedSchema.presenceConditional}. */
+      readonly presenceConditional: boolean;
+    }
   | { readonly refused: "schema-invalid" | "schema-too-complex"; readonly units: number };
 
 interface CacheEntry {
@@ -92,7 +97,11 @@ function prepareAndCompile(schema: object | boolean, limit: number): Compiled {
     typeof prepared.schema === "boolean" ? prepared.schema : withoutDialect(prepared.schema);
   const compiled = compile(copy, prepared.draft);
   if (typeof compiled === "string") return { refused: compiled, units: prepared.units };
-  return { validate: compiled, units: prepared.units };
+  return {
+    validate: compiled,
+    units: prepared.units,
+    presenceConditional: prepared.presenceConditional,
+  };
 }
 
 const compileOptions: Options = {
