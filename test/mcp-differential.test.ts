@@ -457,6 +457,40 @@ describe("end to end over stdio: what a handler receives", () => {
     `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"${name}","arguments":${args}}}`;
 
   test(
+    "a schema that renames or drops members never hands on a rounded integer",
+    async () => {
+      const { seen, replies } = await overStdio([
+        callLine(1, "renamed", `{"order_id":${BIG}}`),
+        callLine(2, "positive", `{"ids":[-1,${BIG}]}`),
+        callLine(3, "positive", `{"ids":[${BIG},-1,5]}`),
+        callLine(4, "renamed", '{"order_id":9007199254740992}'),
+        callLine(5, "positive", '{"ids":[-1,9007199254740992]}'),
+      ]);
+      // Numbers the text holds exactly (2^53 itself) pass, wherever the schema puts them.
+      expect(seen).toEqual({
+        3: { tool: "positive", args: { ids: [9007199254740993n, 5] } },
+        4: { tool: "renamed", args: { orderId: 9007199254740992 } },
+        5: { tool: "positive", args: { ids: [9007199254740992] } },
+      });
+      // (McpServer turns the handler's McpError into an isError result.)
+      for (const [id, path] of [
+        [1, "/orderId"],
+        [2, "/ids/0"],
+      ] as const) {
+        expect(replies[id]).toMatchObject({
+          result: {
+            isError: true,
+            content: [
+              { type: "text", text: expect.stringContaining(`integer-precision-lost at ${path}:`) },
+            ],
+          },
+        });
+      }
+    },
+    HANG_GUARD,
+  );
+
+  test(
     "an id JavaScript prints with the same digits but holds otherwise (2^60 as 1152921504606847000)",
     async () => {
       const { seen, replies } = await overStdio([
