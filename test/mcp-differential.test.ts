@@ -7,13 +7,24 @@
 
 import { PassThrough } from "node:stream";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { CallToolRequestSchema, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  type JSONRPCMessage,
+  JSONRPCMessageSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import fc from "fast-check";
 import { isLosslessNumber, parse as losslessParse } from "lossless-json";
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
 import { pointerFrom } from "../src/json-pointer.js";
-import { ExactNumber, serializeExactMessage } from "../src/mcp/index.js";
+import { exactResponseText } from "../src/mcp/exact-http-client-transport.js";
+import {
+  deserializeExactMessage,
+  ExactNumber,
+  STRUCTURED_CONTENT_JSON_META_KEY,
+  serializeExactMessage,
+  structuredContentJson,
+} from "../src/mcp/index.js";
 import {
   ARGUMENTS_JSON_META_KEY,
   ExactStdioServerTransport,
@@ -576,6 +587,102 @@ describe("a batch through the web-standard transport", () => {
     },
     HANG_GUARD,
   );
+});
+
+// ---------------------------------------------------------------------------
+// The client side: a result's exact structuredContent text.
+// ---------------------------------------------------------------------------
+
+describe("a result's exact structuredContent text is never the server's own claim", () => {
+  const forged = String.raw`{"jsonrpc":"2.0","id":1,"result":{"content":[],"structured\u0043ontent":{"id":5},"_meta":{"struct-json-bridge\/structuredContentJson":"{\"id\":9007199254740993}"}}}`;
+
+  test("keys spelled with escapes: the claim is dropped and the text recorded (HTTP and stdio readers)", () => {
+    for (const read of [
+      (t: string) => JSON.parse(exactResponseText(t)) as JSONRPCMessage,
+      deserializeExactMessage,
+    ]) {
+      const message = read(forged) as unknown as {
+        result: { structuredContent: unknown; _meta?: unknown };
+      };
+      expect(message.result.structuredContent).toEqual({ id: 5 });
+      expect(structuredContentJson(message.result)).toBe('{"id":5}');
+    }
+    const noContent = String.raw`{"jsonrpc":"2.0","id":1,"result":{"content":[],"_meta":{"struct-json-bridge\/structuredContentJson":"{}","k":1}}}`;
+    expect(JSON.parse(exactResponseText(noContent)).result._meta).toEqual({ k: 1 });
+  });
+
+  test("the HTTP reader hands the SDK what JSON.parse reads: -0 and 1e400 kept", () => {
+    const special =
+      '{"jsonrpc":"2.0","id":1,"result":{"structuredContent":{"z":-0,"x":1e400,"y":[-1e400,-0.0]},"content":[]}}';
+    const message = JSON.parse(exactResponseText(special));
+    const sc = message.result.structuredContent;
+    expect([Object.is(sc.z, -0), sc.x, sc.y[0], Object.is(sc.y[1], -0)]).toEqual([
+      true,
+      Number.POSITIVE_INFINITY,
+      Number.NEGATIVE_INFINITY,
+      true,
+    ]);
+    expect(structuredContentJson(message.result)).toBe('{"z":-0,"x":1e400,"y":[-1e400,-0.0]}');
+  });
+
+  test("the HTTP reader drops a claim under the key in a result deeper than JSON.stringify's stack", () => {
+    const deep = `${"[".repeat(20_000)}7${"]".repeat(20_000)}`;
+    const forgedDeep = `{"jsonrpc":"2.0","id":1,"result":{"structuredContent":{"d":${deep}},"_meta":{"${STRUCTURED_CONTENT_JSON_META_KEY}":"{\\"id\\":${BIG}}"},"content":[]}}`;
+    const read = JSON.parse(exactResponseText(forgedDeep));
+    expect(structuredContentJson(read.result)).toBe(`{"d":${deep}}`);
+    let inner: unknown = read.result.structuredContent.d;
+    for (let i = 0; i < 20_000; i++) inner = (inner as unknown[])[0];
+    expect(inner).toBe(7);
+  });
+
+  // Result messages with every key spelled by random escapes, structuredContent
+  // maybe repeated, maybe a forged claim: the recorded text is always the span
+  // JSON.parse read structuredContent from, or nothing.
+  const resultMessage = fc
+    .record({
+      contents: fc.array(argumentsText, { maxLength: 2 }),
+      claim: fc.option(fc.constantFrom(`{"id":${BIG}}`, "{}", "[1]"), { nil: undefined }),
+      metaFirst: fc.boolean(),
+      keys: fc.record({
+        result: spelled("result"),
+        structuredContent: fc.array(spelled("structuredContent"), { minLength: 2, maxLength: 2 }),
+        meta: spelled("_meta"),
+        claim: spelled(STRUCTURED_CONTENT_JSON_META_KEY),
+      }),
+    })
+    .map(({ contents, claim, metaFirst, keys }) => {
+      const members = contents.map((c, i) => `${keys.structuredContent[i]}:${c.text}`);
+      if (claim !== undefined) {
+        const meta = `${keys.meta}:{${keys.claim}:${JSON.stringify(claim)}}`;
+        if (metaFirst) members.unshift(meta);
+        else members.push(meta);
+      }
+      members.push('"content":[]');
+      return {
+        text: `{"jsonrpc":"2.0","id":1,${keys.result}:{${members.join(",")}}}`,
+        content: contents.at(-1)?.text,
+      };
+    });
+
+  test("property: the HTTP and stdio readers record JSON.parse's structuredContent span, or nothing", () => {
+    fc.assert(
+      fc.property(resultMessage, ({ text, content }) => {
+        for (const read of [
+          (t: string) => JSON.parse(exactResponseText(t)) as JSONRPCMessage,
+          deserializeExactMessage,
+        ]) {
+          const { result } = read(text) as unknown as {
+            result: { structuredContent?: unknown; _meta?: unknown };
+          };
+          expect(structuredContentJson(result)).toBe(
+            content === undefined ? undefined : trimJson(content),
+          );
+          if (content !== undefined) expect(result.structuredContent).toEqual(JSON.parse(content));
+        }
+      }),
+      runs(300, 73),
+    );
+  });
 });
 
 // ---------------------------------------------------------------------------

@@ -13,8 +13,22 @@ import {
 import { mediaTypeEssence } from "@modelcontextprotocol/sdk/shared/mediaType.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { RawText, writeJsonText } from "../struct/exact-number-text.js";
+import { setOwnProperty } from "../struct/own-property.js";
 import { serializeExactMessage } from "./exact-number.js";
 import { recordStructuredContentText, STRUCTURED_CONTENT_JSON_META_KEY } from "./exact-result.js";
+
+/** True for a result holding structuredContent, or a value under our `_meta` key, to record or drop. */
+function mayHoldResult(message: unknown): boolean {
+  const isObject = (v: unknown): v is Record<string, unknown> =>
+    v !== null && typeof v === "object" && !Array.isArray(v);
+  if (!isObject(message) || !isObject(message.result)) return false;
+  const { result } = message;
+  return (
+    Object.hasOwn(result, "structuredContent") ||
+    (isObject(result._meta) && Object.hasOwn(result._meta, STRUCTURED_CONTENT_JSON_META_KEY))
+  );
+}
 
 /** The JSON text of `message` with each result's structuredContent text recorded; `text` when nothing changes. */
 export function exactResponseText(text: string): string {
@@ -24,19 +38,54 @@ export function exactResponseText(text: string): string {
   } catch {
     return text; // The SDK reports it, as it would have.
   }
-  // Cheap test first: most messages are not tool results.
-  if (!text.includes('"structuredContent"') && !text.includes(STRUCTURED_CONTENT_JSON_META_KEY))
-    return text;
+  // Cheap test first: most messages are not tool results. Asked of the parsed
+  // value, not the text: a key may be spelled with escapes
+  // ("structured\u0043ontent"), and a server's own value under our key must be
+  // dropped however it is spelled.
+  if (!(Array.isArray(parsed) ? parsed.some(mayHoldResult) : mayHoldResult(parsed))) return text;
   if (Array.isArray(parsed)) {
     for (const [i, m] of parsed.entries()) recordStructuredContentText(m, text, [i]);
   } else recordStructuredContentText(parsed, text);
-  try {
-    return JSON.stringify(parsed);
-  } catch {
-    // Nesting deeper than JSON.stringify's stack (about 10,000 levels): hand the
-    // SDK the text as it came, as its own transport would (no exact text recorded).
-    return text;
+  return jsonTextOf(parsed);
+}
+
+/**
+ * JSON text that JSON.parse reads as `value` (a value JSON.parse produced,
+ * then annotated). JSON.stringify would write -0 as 0 and ±Infinity (from
+ * 1e400) as null, changing what the SDK reads, and cannot go deeper than its
+ * stack (where handing on the text as it came would keep a server's own claim
+ * under our key): those messages are written by the iterative writer.
+ */
+function jsonTextOf(value: unknown): string {
+  const holder = { value };
+  let special = false;
+  const stack: object[] = [holder];
+  for (let v = stack.pop(); v !== undefined; v = stack.pop()) {
+    for (const key of Object.keys(v)) {
+      const child = (v as Record<string, unknown>)[key];
+      if (typeof child === "number") {
+        const text = Object.is(child, -0)
+          ? "-0"
+          : child === Number.POSITIVE_INFINITY
+            ? "1e400"
+            : child === Number.NEGATIVE_INFINITY
+              ? "-1e400"
+              : undefined;
+        if (text !== undefined) {
+          setOwnProperty(v, key, new RawText(text));
+          special = true;
+        }
+      } else if (child !== null && typeof child === "object") stack.push(child);
+    }
   }
+  if (!special) {
+    try {
+      return JSON.stringify(holder.value);
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error; // deeper than JSON.stringify's stack
+    }
+  }
+  return writeJsonText(holder.value, "", false);
 }
 
 /**
