@@ -785,6 +785,15 @@ describe("serializeExactMessage writes what JSON.stringify writes", () => {
       runs(300, 75),
     );
   });
+
+  test("an ExactNumber whose text is not a JSON number is refused, never written into the message", () => {
+    for (const text of ['1,"admin":true', "1}", "", " 1", "0x10", "NaN", "-", "01", "1.", "+1"]) {
+      expect(() => new ExactNumber(text, "/a")).toThrow(
+        expect.objectContaining({ code: "invalid-json", path: "/a" }),
+      );
+    }
+    expect(serializeExactMessage({ a: new ExactNumber("-0.0e+00", "/a") })).toBe('{"a":-0.0e+00}');
+  });
 });
 
 // ---------------------------------------------------------------------------
