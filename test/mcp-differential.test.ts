@@ -553,6 +553,94 @@ describe("end to end over stdio: what a handler receives", () => {
   );
 });
 
+/**
+ * Each number of a lossless reading as the exact value it denotes (-0 as 0:
+ * JSON.stringify writes 0). With `written`, a number in JavaScript's own form
+ * (`String(n)`: `9223372036854776000` for 2^63) is read as that float64, as
+ * the result writer means it.
+ */
+function canonical(v: unknown, written = false): unknown {
+  if (isLosslessNumber(v)) {
+    const n = Number(v.value);
+    if (written && String(n) === v.value) return n;
+    if (oracleLoss(v.value) === "integer-precision-lost") return oracleInteger(v.value);
+    return n === 0 ? 0 : n;
+  }
+  if (Array.isArray(v)) return v.map((x) => canonical(x, written));
+  if (v !== null && typeof v === "object") {
+    const o: Record<string, unknown> = {};
+    for (const k of Object.keys(v))
+      Object.defineProperty(o, k, {
+        value: canonical((v as never)[k], written),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    return o;
+  }
+  return v;
+}
+
+describe("round trip through the SDK's McpServer over stdio: arguments in, structuredContent out", () => {
+  test(
+    "property: an exact echo tool writes back the very values the client wrote",
+    async () => {
+      const server = new McpServer({ name: "echo", version: "1" });
+      server.registerTool(
+        "echo",
+        { inputSchema: z.looseObject({}) },
+        exactToolHandler((args) => ({
+          structuredContent: args as Record<string, unknown>,
+        })) as never,
+      );
+      const stdin = new PassThrough();
+      const stdout = new PassThrough();
+      const waiting = new Map<number, (line: string) => void>();
+      let pending = "";
+      stdout.on("data", (chunk) => {
+        pending += String(chunk);
+        for (let i = pending.indexOf("\n"); i !== -1; i = pending.indexOf("\n")) {
+          const line = pending.slice(0, i);
+          pending = pending.slice(i + 1);
+          const id = (JSON.parse(line) as { id: number }).id;
+          waiting.get(id)?.(line);
+          waiting.delete(id);
+        }
+      });
+      await server.connect(new ExactStdioServerTransport(stdin, stdout, { exactTools: ["echo"] }));
+      let next = 0;
+      const call = (argsText: string) => {
+        const id = next++;
+        const reply = new Promise<string>((resolve) => waiting.set(id, resolve));
+        stdin.write(
+          `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"echo","arguments":${argsText}}}\n`,
+        );
+        return reply;
+      };
+      try {
+        await fc.assert(
+          fc.asyncProperty(argumentsText, async (generated) => {
+            // One message a line: raw line breaks occur only as whitespace between tokens.
+            const text = generated.text.replace(/[\r\n]/g, " ");
+            const line = await call(text);
+            const reply = losslessParse(line) as {
+              result: { structuredContent: unknown; content: { text: string }[] };
+            };
+            const expected = withoutTopProto(canonical(losslessParse(text)));
+            expect(canonical(reply.result.structuredContent, true)).toEqual(expected);
+            // The text content is the same exact JSON.
+            expect(canonical(losslessParse(reply.result.content[0]!.text), true)).toEqual(expected);
+          }),
+          runs(150, 77),
+        );
+      } finally {
+        await server.close();
+      }
+    },
+    HANG_GUARD,
+  );
+});
+
 describe("a batch through the web-standard transport", () => {
   test(
     "each call of a batch is gated on its own text, escapes and duplicates included",
