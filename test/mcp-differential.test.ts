@@ -21,10 +21,12 @@ import { exactResponseText } from "../src/mcp/exact-http-client-transport.js";
 import {
   deserializeExactMessage,
   ExactNumber,
+  exactJsonArguments,
   STRUCTURED_CONTENT_JSON_META_KEY,
   serializeExactMessage,
   structuredContentJson,
 } from "../src/mcp/index.js";
+import { memberText } from "../src/mcp/json-span.js";
 import {
   ARGUMENTS_JSON_META_KEY,
   ExactStdioServerTransport,
@@ -881,6 +883,28 @@ describe("serializeExactMessage writes what JSON.stringify writes", () => {
       );
     }
     expect(serializeExactMessage({ a: new ExactNumber("-0.0e+00", "/a") })).toBe('{"a":-0.0e+00}');
+  });
+});
+
+describe("the client's writing: exactJsonArguments then serializeExactMessage", () => {
+  test("property: every number of the arguments is written with its own text, every value kept", () => {
+    fc.assert(
+      fc.property(argumentsText, ({ text }) => {
+        const message = {
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: { name: "t", arguments: exactJsonArguments(text) },
+        };
+        const written = memberText(serializeExactMessage(message), ["params", "arguments"]);
+        expect(written).toBeDefined();
+        const texts = (t: string) =>
+          oracleNumbers(losslessParse(t)).sort((a, b) => (a.path < b.path ? -1 : 1));
+        expect(texts(written!)).toEqual(texts(text));
+        expect(JSON.parse(written!)).toEqual(JSON.parse(text));
+      }),
+      runs(300, 78),
+    );
   });
 });
 
