@@ -12,12 +12,13 @@ import {
   type JSONRPCMessage,
   JSONRPCMessageSchema,
 } from "@modelcontextprotocol/sdk/types.js";
+import { EventSourceParserStream } from "eventsource-parser/stream";
 import fc from "fast-check";
 import { isLosslessNumber, parse as losslessParse } from "lossless-json";
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
 import { pointerFrom } from "../src/json-pointer.js";
-import { exactResponseText } from "../src/mcp/exact-http-client-transport.js";
+import { exactEventStream, exactResponseText } from "../src/mcp/exact-http-client-transport.js";
 import {
   deserializeExactMessage,
   ExactNumber,
@@ -771,6 +772,153 @@ describe("a result's exact structuredContent text is never the server's own clai
         }
       }),
       runs(300, 73),
+    );
+  });
+});
+
+// ---------------------------------------------------------------------------
+// The SSE reader against the SDK's own (TextDecoderStream, eventsource-parser).
+// ---------------------------------------------------------------------------
+
+/** The events the SDK's SSE reading gives for `chunks`, through exactEventStream or not. */
+async function sseEvents(chunks: readonly Uint8Array[], exact: boolean) {
+  let stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(chunk);
+      controller.close();
+    },
+  });
+  if (exact) stream = exactEventStream(stream);
+  const reader = stream
+    .pipeThrough(new TextDecoderStream() as unknown as ReadableWritablePair<string, Uint8Array>)
+    .pipeThrough(new EventSourceParserStream())
+    .getReader();
+  const events: { event: string | undefined; id: string | undefined; data: string }[] = [];
+  for (let r = await reader.read(); !r.done; r = await reader.read())
+    events.push({ event: r.value.event, id: r.value.id, data: r.value.data });
+  return events;
+}
+
+/** An event as the SDK's transport takes it: the message JSON.parse reads (our key dropped), or that there is none. */
+function sdkTakes(e: { event: string | undefined; id: string | undefined; data: string }) {
+  let message: unknown = e.data.trim() === "" ? "" : "not JSON";
+  try {
+    const m = JSON.parse(e.data);
+    const meta = m?.result?._meta;
+    if (meta !== undefined) {
+      delete meta[STRUCTURED_CONTENT_JSON_META_KEY];
+      if (Object.keys(meta).length === 0) delete m.result._meta;
+    }
+    message = m;
+  } catch {
+    // not JSON: the SDK reports a SyntaxError either way
+  }
+  return { event: e.event, id: e.id, message };
+}
+
+describe("the SSE reader hands the SDK the events the SDK would read", () => {
+  const forged = `{"jsonrpc":"2.0","id":1,"result":{"content":[],"_meta":{"${STRUCTURED_CONTENT_JSON_META_KEY}":"{\\"id\\":${BIG}}"}}}`;
+  const bytes = (...texts: string[]) => texts.map((t) => new TextEncoder().encode(t));
+
+  test.each([
+    // A second BOM: the SDK's parser reads the field "\ufeffdata" (unknown): no event.
+    ["two BOMs", [`\ufeff\ufeffdata: ${forged}\n\n`], []],
+    // "ï»¿" (a BOM read as Latin-1) at the start: the SDK's parser drops it and reads the event.
+    ["a Latin-1 BOM", [`\u00ef\u00bb\u00bfdata: ${forged}\n\n`], ["claim dropped"]],
+    [
+      "a BOM, then a Latin-1 BOM",
+      [`\ufeff\u00ef\u00bb\u00bfdata: ${forged}\n\n`],
+      ["claim dropped"],
+    ],
+    ["a Latin-1 BOM split over two chunks", ["\u00ef", `\u00bb\u00bfdata: ${forged}\n\n`], []],
+    // The SDK's parser has no flush: a final CR is never read as a line end.
+    ["a final CR", [`data: ${forged}\n\r`], []],
+    ["a final CR in its own chunk", [`data: ${forged}\n`, "\r"], []],
+  ])("%s", async (_label, chunks, expected) => {
+    const sdk = await sseEvents(bytes(...chunks), false);
+    const exact = await sseEvents(bytes(...chunks), true);
+    expect(exact.map(sdkTakes)).toEqual(sdk.map(sdkTakes));
+    expect(
+      exact.map((e) =>
+        e.data.includes(STRUCTURED_CONTENT_JSON_META_KEY) ? "claim kept" : "claim dropped",
+      ),
+    ).toEqual(expected);
+  });
+
+  const message = fc.constantFrom(
+    `{"jsonrpc":"2.0","id":1,"result":{"structuredContent":{"id":${BIG},"é":"😀"},"content":[]}}`,
+    forged,
+    '{"jsonrpc":"2.0","method":"notifications/x","params":{"v":-0,"w":1e400}}',
+    '{"jsonrpc" :\n"2.0",\n"id":3,"result":{"structuredContent":\n{"a":[1.0,\n2]}}}',
+    "not json",
+    "",
+  );
+  const eol = fc.constantFrom("\n", "\r", "\r\n");
+  const line = fc.oneof(
+    fc.tuple(message, fc.constantFrom("data: ", "data:", "data:  "), eol).map(
+      ([m, prefix, e]) =>
+        `${m
+          .split("\n")
+          .map((l) => prefix + l)
+          .join(e)}${e}`,
+    ),
+    fc
+      .tuple(
+        fc.constantFrom(
+          ": comment",
+          "event: message",
+          "event: other",
+          "id: 7",
+          "retry: 10",
+          "data",
+          "data:",
+          "dat: x",
+          "\ufeffdata: 1",
+          "\u00ef\u00bb\u00bfdata: 2",
+        ),
+        eol,
+      )
+      .map(([l, e]) => l + e),
+    eol,
+  );
+  const stream = fc
+    .tuple(
+      fc.option(fc.constantFrom("\ufeff", "\u00ef\u00bb\u00bf", "\ufeff\ufeff"), { nil: "" }),
+      fc.array(line, { maxLength: 10 }),
+      fc.array(fc.nat(400), { maxLength: 8 }),
+    )
+    .map(([bom, lines, cuts]) => {
+      const all = new TextEncoder().encode(bom + lines.join(""));
+      const points = [...new Set(cuts.map((c) => c % (all.length + 1)))].sort((a, b) => a - b);
+      const chunks: Uint8Array[] = [];
+      let from = 0;
+      for (const p of [...points, all.length]) {
+        chunks.push(all.slice(from, p));
+        from = p;
+      }
+      return chunks;
+    });
+
+  test("property: random streams, cut anywhere (inside characters and CRLF): the same events, claims dropped", async () => {
+    await fc.assert(
+      fc.asyncProperty(stream, async (chunks) => {
+        const sdk = await sseEvents(chunks, false);
+        const exact = await sseEvents(chunks, true);
+        expect(exact.map(sdkTakes)).toEqual(sdk.map(sdkTakes));
+        // A recorded text is only ever the structuredContent the message holds.
+        for (const e of exact) {
+          let m: { result?: { structuredContent?: unknown; _meta?: unknown } } | undefined;
+          try {
+            m = JSON.parse(e.data);
+          } catch {
+            continue; // the SDK takes no message from it
+          }
+          const recorded = m?.result === undefined ? undefined : structuredContentJson(m.result);
+          if (recorded !== undefined)
+            expect(JSON.parse(recorded)).toEqual(m?.result?.structuredContent);
+        }
+      }),
+      runs(400, 79),
     );
   });
 });

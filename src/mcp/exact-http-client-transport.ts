@@ -88,6 +88,9 @@ function jsonTextOf(value: unknown): string {
   return writeJsonText(holder.value, "", false);
 }
 
+/** A UTF-8 BOM read as Latin-1, which the SDK's SSE parser drops from the start of a stream. */
+const LATIN1_BOM = "\u00ef\u00bb\u00bf";
+
 /**
  * Rewrites an SSE byte stream: each event's data is passed through
  * {@link exactResponseText}; every other line is passed on unchanged (line ends
@@ -116,14 +119,33 @@ export function exactEventStream(body: ReadableStream<Uint8Array>): ReadableStre
     }
     out.push(`${line}\n`);
   };
+  // Read as the SDK reads (TextDecoderStream, then eventsource-parser), and
+  // written so that it reads what this reading saw: its parser drops "ï»¿" (a
+  // BOM read as Latin-1) from the first text its decoder gives it, has no
+  // flush (an unterminated last line, a final CR included, is never read),
+  // and its decoder drops a BOM at the start of what is written here.
+  let started = false;
+  let wrote = false;
+  const text = (decoded: string): string => {
+    if (started || decoded === "") return decoded;
+    started = true;
+    return decoded.startsWith(LATIN1_BOM) ? decoded.slice(LATIN1_BOM.length) : decoded;
+  };
+  const write = (out: string, controller: TransformStreamDefaultController<Uint8Array>): void => {
+    if (out === "") return;
+    // A comment line first, so that neither drops what this reading kept.
+    const first = !wrote && (out.startsWith("\ufeff") || out.startsWith(LATIN1_BOM));
+    wrote = true;
+    controller.enqueue(encoder.encode(first ? `:\n${out}` : out));
+  };
   const drain = (final: boolean): string => {
     const out: string[] = [];
     let start = 0;
     for (let i = 0; i < pending.length; i++) {
       const c = pending.charCodeAt(i);
       if (c !== 0x0a && c !== 0x0d) continue;
-      // A CR at the very end may be the first half of CRLF: wait for more.
-      if (c === 0x0d && i === pending.length - 1 && !final) break;
+      // A CR at the very end may be the first half of CRLF: wait for more (at the end too: see above).
+      if (c === 0x0d && i === pending.length - 1) break;
       lineOut(pending.slice(start, i), out);
       if (c === 0x0d && pending.charCodeAt(i + 1) === 0x0a) i++;
       start = i + 1;
@@ -140,14 +162,12 @@ export function exactEventStream(body: ReadableStream<Uint8Array>): ReadableStre
   return body.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
-        pending += decoder.decode(chunk, { stream: true });
-        const out = drain(false);
-        if (out !== "") controller.enqueue(encoder.encode(out));
+        pending += text(decoder.decode(chunk, { stream: true }));
+        write(drain(false), controller);
       },
       flush(controller) {
-        pending += decoder.decode();
-        const out = drain(true);
-        if (out !== "") controller.enqueue(encoder.encode(out));
+        pending += text(decoder.decode());
+        write(drain(true), controller);
       },
     }),
   );
