@@ -15,7 +15,7 @@ import {
 import { EventSourceParserStream } from "eventsource-parser/stream";
 import fc from "fast-check";
 import { isLosslessNumber, parse as losslessParse } from "lossless-json";
-import { describe, expect, test } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { z } from "zod";
 import { pointerFrom } from "../src/json-pointer.js";
 import { exactEventStream, exactResponseText } from "../src/mcp/exact-http-client-transport.js";
@@ -46,6 +46,19 @@ import {
   textLosesPrecision,
   ws,
 } from "./property-arbitraries.js";
+
+// The package's span parser, counted (it still parses): a batch must cost one parse of its text.
+const spanParses = vi.hoisted(() => ({ count: 0 }));
+vi.mock("../src/struct/parse-json.js", async (importOriginal) => {
+  const original = await importOriginal<typeof import("../src/struct/parse-json.js")>();
+  return {
+    ...original,
+    parseJsonSpans: (...args: Parameters<typeof original.parseJsonSpans>) => {
+      spanParses.count++;
+      return original.parseJsonSpans(...args);
+    },
+  };
+});
 
 const HANG_GUARD = 30_000;
 const BIG = "9007199254740993"; // 2^53 + 1: JSON.parse reads 9007199254740992
@@ -920,6 +933,26 @@ describe("the SSE reader hands the SDK the events the SDK would read", () => {
       }),
       runs(400, 79),
     );
+  });
+});
+
+describe("a batch costs one parse of its text, however many messages it holds", () => {
+  const n = 300;
+  test("the server gate", () => {
+    const body = `[${Array.from({ length: n }, (_, i) => `{"jsonrpc":"2.0","id":${i},"method":"tools/call","params":{"name":"t","arguments":{"i":${i}}}}`).join(",")}]`;
+    const parsed = JSON.parse(body) as { params: { _meta: Record<string, unknown> } }[];
+    spanParses.count = 0;
+    new RequestGate(undefined).annotateBody(parsed, body);
+    expect(spanParses.count).toBe(1);
+    expect(parsed[n - 1]!.params._meta[ARGUMENTS_JSON_META_KEY]).toBe(`{"i":${n - 1}}`);
+  });
+
+  test("the HTTP client", () => {
+    const body = `[${Array.from({ length: n }, (_, i) => `{"jsonrpc":"2.0","id":${i},"result":{"content":[],"structuredContent":{"i":${i}.0}}}`).join(",")}]`;
+    spanParses.count = 0;
+    const messages = JSON.parse(exactResponseText(body)) as { result: { _meta?: unknown } }[];
+    expect(spanParses.count).toBe(1);
+    expect(structuredContentJson(messages[n - 1]!.result)).toBe(`{"i":${n - 1}.0}`);
   });
 });
 

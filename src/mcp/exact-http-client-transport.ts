@@ -17,6 +17,7 @@ import { RawText, writeJsonText } from "../struct/exact-number-text.js";
 import { setOwnProperty } from "../struct/own-property.js";
 import { serializeExactMessage } from "./exact-number.js";
 import { recordStructuredContentText, STRUCTURED_CONTENT_JSON_META_KEY } from "./exact-result.js";
+import { memberTextReader } from "./json-span.js";
 
 /** True for a result holding structuredContent, or a value under our `_meta` key, to record or drop. */
 function mayHoldResult(message: unknown): boolean {
@@ -44,7 +45,9 @@ export function exactResponseText(text: string): string {
   // dropped however it is spelled.
   if (!(Array.isArray(parsed) ? parsed.some(mayHoldResult) : mayHoldResult(parsed))) return text;
   if (Array.isArray(parsed)) {
-    for (const [i, m] of parsed.entries()) recordStructuredContentText(m, text, [i]);
+    // One parse of the text for the whole batch (a parse per message would be quadratic).
+    const read = memberTextReader(text);
+    for (const [i, m] of parsed.entries()) recordStructuredContentText(m, text, [i], read);
   } else recordStructuredContentText(parsed, text);
   return jsonTextOf(parsed);
 }
