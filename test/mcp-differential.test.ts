@@ -858,6 +858,20 @@ describe("the SSE reader hands the SDK the events the SDK would read", () => {
     ).toEqual(expected);
   });
 
+  test("an 8 MB event in 2 KB chunks is read once, not again for each chunk (the timeout guards a quadratic read)", async () => {
+    const filler = "x".repeat(2048);
+    const head = `data: {"jsonrpc":"2.0","id":1,"result":{"structuredContent":{"id":${BIG},"pad":"`;
+    const chunks = bytes(
+      head,
+      ...Array.from({ length: 4096 }, () => filler),
+      '"},"content":[]}}\n\n',
+    );
+    const [event] = await sseEvents(chunks, true);
+    const m = JSON.parse(event!.data);
+    expect(m.result.structuredContent.pad.length).toBe(4096 * 2048);
+    expect(structuredContentJson(m.result)?.startsWith(`{"id":${BIG},"pad":"xx`)).toBe(true);
+  }, 20_000);
+
   const message = fc.constantFrom(
     `{"jsonrpc":"2.0","id":1,"result":{"structuredContent":{"id":${BIG},"é":"😀"},"content":[]}}`,
     forged,
