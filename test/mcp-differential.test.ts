@@ -540,6 +540,36 @@ describe("end to end over stdio: what a handler receives", () => {
   );
 
   test(
+    "a tool without inputSchema (McpServer calls its handler with extra alone) writes its bigints",
+    async () => {
+      const server = new McpServer({ name: "no-args", version: "1" });
+      server.registerTool(
+        "next_id",
+        { description: "no arguments" },
+        exactToolHandler((extra) => ({
+          structuredContent: { id: 9007199254740993n, meta: typeof extra },
+        })) as never,
+      );
+      const stdin = new PassThrough();
+      const stdout = new PassThrough();
+      const reply = new Promise<string>((resolve) =>
+        stdout.once("data", (chunk) => resolve(String(chunk))),
+      );
+      await server.connect(
+        new ExactStdioServerTransport(stdin, stdout, { exactTools: ["next_id"] }),
+      );
+      stdin.write('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"next_id"}}\n');
+      const line = await reply;
+      await server.close();
+      expect(JSON.parse(line).result.isError).toBeUndefined();
+      expect(losslessParse(line)).toMatchObject({
+        result: { structuredContent: { id: { value: "9007199254740993" }, meta: "object" } },
+      });
+    },
+    HANG_GUARD,
+  );
+
+  test(
     "duplicate and escaped keys, __proto__, a huge id, a BOM: the gate and the handler agree",
     async () => {
       const head = '{"jsonrpc":"2.0","id":';

@@ -250,6 +250,10 @@ export function exactToolHandler<Args, Extra extends ToolHandlerExtra, R extends
 ): (args: Args, extra: Extra) => Promise<CallToolResult> {
   const integers = options?.integers ?? "bigint";
   return async (args, extra) => {
+    // McpServer calls the handler of a tool registered without inputSchema
+    // with `extra` alone (no arguments reach it): hand it on the same way,
+    // rather than failing on the missing `extra`.
+    if (extra === undefined) return exactResult(await handler(args as never, extra as never));
     const text = exactArgumentsJson(extra);
     let exact: unknown = args;
     if (text === undefined) {
