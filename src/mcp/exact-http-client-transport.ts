@@ -13,8 +13,23 @@ import {
 import { mediaTypeEssence } from "@modelcontextprotocol/sdk/shared/mediaType.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { RawText, writeJsonText } from "../struct/exact-number-text.js";
+import { setOwnProperty } from "../struct/own-property.js";
 import { serializeExactMessage } from "./exact-number.js";
 import { recordStructuredContentText, STRUCTURED_CONTENT_JSON_META_KEY } from "./exact-result.js";
+import { memberTextReader } from "./json-span.js";
+
+/** True for a result holding structuredContent, or a value under our `_meta` key, to record or drop. */
+function mayHoldResult(message: unknown): boolean {
+  const isObject = (v: unknown): v is Record<string, unknown> =>
+    v !== null && typeof v === "object" && !Array.isArray(v);
+  if (!isObject(message) || !isObject(message.result)) return false;
+  const { result } = message;
+  return (
+    Object.hasOwn(result, "structuredContent") ||
+    (isObject(result._meta) && Object.hasOwn(result._meta, STRUCTURED_CONTENT_JSON_META_KEY))
+  );
+}
 
 /** The JSON text of `message` with each result's structuredContent text recorded; `text` when nothing changes. */
 export function exactResponseText(text: string): string {
@@ -24,20 +39,60 @@ export function exactResponseText(text: string): string {
   } catch {
     return text; // The SDK reports it, as it would have.
   }
-  // Cheap test first: most messages are not tool results.
-  if (!text.includes('"structuredContent"') && !text.includes(STRUCTURED_CONTENT_JSON_META_KEY))
-    return text;
+  // Cheap test first: most messages are not tool results. Asked of the parsed
+  // value, not the text: a key may be spelled with escapes
+  // ("structured\u0043ontent"), and a server's own value under our key must be
+  // dropped however it is spelled.
+  if (!(Array.isArray(parsed) ? parsed.some(mayHoldResult) : mayHoldResult(parsed))) return text;
   if (Array.isArray(parsed)) {
-    for (const [i, m] of parsed.entries()) recordStructuredContentText(m, text, [i]);
+    // One parse of the text for the whole batch (a parse per message would be quadratic).
+    const read = memberTextReader(text);
+    for (const [i, m] of parsed.entries()) recordStructuredContentText(m, text, [i], read);
   } else recordStructuredContentText(parsed, text);
-  try {
-    return JSON.stringify(parsed);
-  } catch {
-    // Nesting deeper than JSON.stringify's stack (about 10,000 levels): hand the
-    // SDK the text as it came, as its own transport would (no exact text recorded).
-    return text;
-  }
+  return jsonTextOf(parsed);
 }
+
+/**
+ * JSON text that JSON.parse reads as `value` (a value JSON.parse produced,
+ * then annotated). JSON.stringify would write -0 as 0 and ±Infinity (from
+ * 1e400) as null, changing what the SDK reads, and cannot go deeper than its
+ * stack (where handing on the text as it came would keep a server's own claim
+ * under our key): those messages are written by the iterative writer.
+ */
+function jsonTextOf(value: unknown): string {
+  const holder = { value };
+  let special = false;
+  const stack: object[] = [holder];
+  for (let v = stack.pop(); v !== undefined; v = stack.pop()) {
+    for (const key of Object.keys(v)) {
+      const child = (v as Record<string, unknown>)[key];
+      if (typeof child === "number") {
+        const text = Object.is(child, -0)
+          ? "-0"
+          : child === Number.POSITIVE_INFINITY
+            ? "1e400"
+            : child === Number.NEGATIVE_INFINITY
+              ? "-1e400"
+              : undefined;
+        if (text !== undefined) {
+          setOwnProperty(v, key, new RawText(text));
+          special = true;
+        }
+      } else if (child !== null && typeof child === "object") stack.push(child);
+    }
+  }
+  if (!special) {
+    try {
+      return JSON.stringify(holder.value);
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error; // deeper than JSON.stringify's stack
+    }
+  }
+  return writeJsonText(holder.value, "", false);
+}
+
+/** A UTF-8 BOM read as Latin-1, which the SDK's SSE parser drops from the start of a stream. */
+const LATIN1_BOM = "\u00ef\u00bb\u00bf";
 
 /**
  * Rewrites an SSE byte stream: each event's data is passed through
@@ -48,6 +103,7 @@ export function exactEventStream(body: ReadableStream<Uint8Array>): ReadableStre
   const decoder = new TextDecoder();
   const encoder = new TextEncoder();
   let pending = "";
+  let waiting: string[] = [];
   let data: string[] = [];
   const lineOut = (line: string, out: string[]): void => {
     if (line === "") {
@@ -67,14 +123,33 @@ export function exactEventStream(body: ReadableStream<Uint8Array>): ReadableStre
     }
     out.push(`${line}\n`);
   };
+  // Read as the SDK reads (TextDecoderStream, then eventsource-parser), and
+  // written so that it reads what this reading saw: its parser drops "ï»¿" (a
+  // BOM read as Latin-1) from the first text its decoder gives it, has no
+  // flush (an unterminated last line, a final CR included, is never read),
+  // and its decoder drops a BOM at the start of what is written here.
+  let started = false;
+  let wrote = false;
+  const text = (decoded: string): string => {
+    if (started || decoded === "") return decoded;
+    started = true;
+    return decoded.startsWith(LATIN1_BOM) ? decoded.slice(LATIN1_BOM.length) : decoded;
+  };
+  const write = (out: string, controller: TransformStreamDefaultController<Uint8Array>): void => {
+    if (out === "") return;
+    // A comment line first, so that neither drops what this reading kept.
+    const first = !wrote && (out.startsWith("\ufeff") || out.startsWith(LATIN1_BOM));
+    wrote = true;
+    controller.enqueue(encoder.encode(first ? `:\n${out}` : out));
+  };
   const drain = (final: boolean): string => {
     const out: string[] = [];
     let start = 0;
     for (let i = 0; i < pending.length; i++) {
       const c = pending.charCodeAt(i);
       if (c !== 0x0a && c !== 0x0d) continue;
-      // A CR at the very end may be the first half of CRLF: wait for more.
-      if (c === 0x0d && i === pending.length - 1 && !final) break;
+      // A CR at the very end may be the first half of CRLF: wait for more (at the end too: see above).
+      if (c === 0x0d && i === pending.length - 1) break;
       lineOut(pending.slice(start, i), out);
       if (c === 0x0d && pending.charCodeAt(i + 1) === 0x0a) i++;
       start = i + 1;
@@ -91,14 +166,22 @@ export function exactEventStream(body: ReadableStream<Uint8Array>): ReadableStre
   return body.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
-        pending += decoder.decode(chunk, { stream: true });
-        const out = drain(false);
-        if (out !== "") controller.enqueue(encoder.encode(out));
+        const decoded = text(decoder.decode(chunk, { stream: true }));
+        // Text without a line end waits, unread (as eventsource-parser's does):
+        // scanning the whole unfinished line again for each chunk of a long
+        // event would be quadratic (seconds for 4 MB in 8 KB chunks).
+        if (decoded.indexOf("\n") === -1 && decoded.indexOf("\r") === -1) {
+          waiting.push(decoded);
+          return;
+        }
+        pending += waiting.join("") + decoded;
+        waiting = [];
+        write(drain(false), controller);
       },
       flush(controller) {
-        pending += decoder.decode();
-        const out = drain(true);
-        if (out !== "") controller.enqueue(encoder.encode(out));
+        pending += waiting.join("") + text(decoder.decode());
+        waiting = [];
+        write(drain(true), controller);
       },
     }),
   );

@@ -16,6 +16,9 @@ export const hasNativeRawJson: boolean = nativeJsonText !== undefined;
 // slot suffices): markers met during it record their text here.
 let active: { readonly prefix: string; readonly texts: string[] } | undefined;
 
+/** A JSON number, exactly as RFC 8259 writes one. */
+const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
 /**
  * A JSON number text kept exactly, for runtimes without `JSON.rawJSON`. Plain
  * `JSON.stringify` refuses it (throws `exact-json-unsupported`) instead of
@@ -28,6 +31,15 @@ export class ExactNumber {
   readonly path: JsonPointer;
 
   constructor(text: string, path: JsonPointer) {
+    // Written verbatim into a message: anything but a JSON number (`1,"admin":true`)
+    // would change the message around it. JSON.rawJSON refuses such text too.
+    if (typeof text !== "string" || !JSON_NUMBER.test(text)) {
+      throw new StructJsonError(
+        "invalid-json",
+        typeof path === "string" ? path : "",
+        "an ExactNumber's text must be a JSON number",
+      );
+    }
     this.text = text;
     this.path = path;
     Object.freeze(this);

@@ -5,7 +5,7 @@
 import { deserializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { StructJsonError } from "../errors.js";
-import { memberText } from "./json-span.js";
+import { type MemberTextReader, memberTextReader } from "./json-span.js";
 import { assertJsonText } from "./json-text.js";
 
 /** The `_meta` key under which the exact client transports put a result's exact structuredContent text. */
@@ -27,6 +27,7 @@ export function recordStructuredContentText(
   message: unknown,
   text: string,
   at: readonly (string | number)[] = [],
+  read: MemberTextReader = memberTextReader(text),
 ): void {
   if (!isRecord(message) || !isRecord(message.result)) return;
   const result = message.result;
@@ -37,7 +38,7 @@ export function recordStructuredContentText(
     else result._meta = rest;
   }
   if (!isRecord(result.structuredContent)) return;
-  const exact = memberText(text, [...at, "result", "structuredContent"]);
+  const exact = read([...at, "result", "structuredContent"]);
   if (exact === undefined) return;
   result._meta = {
     ...(isRecord(result._meta) ? result._meta : {}),

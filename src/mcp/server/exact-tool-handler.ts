@@ -166,7 +166,40 @@ function exactArguments(args: unknown, text: string, integers: "bigint" | "text"
       { code: "integer-precision-lost", path: "" },
       "the validated arguments do not keep every exact integer in place",
     );
+  // A schema that moves or drops members (a transform) can carry a rounded
+  // integer to a place where the text holds no such number: found there, it
+  // is refused, never handed on as if exact.
+  const stray = strayInteger(args, built.value);
+  if (stray !== undefined) throw notKept(stray);
   return args;
+}
+
+/**
+ * A place in `args` (exact integers put back) holding an integer beyond 2^53
+ * as a number where `exact` (the text's reading) does not hold that very number.
+ */
+function strayInteger(args: unknown, exact: unknown): Node | undefined {
+  const stack: Node[] = [{ value: args, exact, parent: undefined, token: "" }];
+  while (stack.length > 0) {
+    const node = stack.pop() as Node;
+    const { value } = node;
+    if (typeof value === "number") {
+      if (Number.isInteger(value) && !Number.isSafeInteger(value) && value !== node.exact)
+        return node;
+    } else if (isContainer(value)) {
+      const twin = node.exact;
+      const paired = isContainer(twin) && Array.isArray(twin) === Array.isArray(value);
+      for (const key of Object.keys(value)) {
+        stack.push({
+          value: (value as JsonRecord)[key],
+          exact: paired && Object.hasOwn(twin, key) ? (twin as JsonRecord)[key] : undefined,
+          parent: node,
+          token: key,
+        });
+      }
+    }
+  }
+  return undefined;
 }
 
 /** The result with bigints in structuredContent written exactly: their digits recorded for the transport, and as text content. */
@@ -217,6 +250,10 @@ export function exactToolHandler<Args, Extra extends ToolHandlerExtra, R extends
 ): (args: Args, extra: Extra) => Promise<CallToolResult> {
   const integers = options?.integers ?? "bigint";
   return async (args, extra) => {
+    // McpServer calls the handler of a tool registered without inputSchema
+    // with `extra` alone (no arguments reach it): hand it on the same way,
+    // rather than failing on the missing `extra`.
+    if (extra === undefined) return exactResult(await handler(args as never, extra as never));
     const text = exactArgumentsJson(extra);
     let exact: unknown = args;
     if (text === undefined) {

@@ -9,7 +9,7 @@ import type {
   JSONRPCMessage,
   MessageExtraInfo,
 } from "@modelcontextprotocol/sdk/types.js";
-import { memberText } from "../json-span.js";
+import { type MemberTextReader, memberTextReader } from "../json-span.js";
 import { type NumberLoss, numberLosses, suspectNumbers } from "./number-loss.js";
 
 /** The `_meta` key of a tools/call request under which the exact server transports put the arguments' exact JSON text. */
@@ -86,10 +86,16 @@ export class RequestGate {
 
   /**
    * Before the SDK validates `message` (parsed from `text`; `at` locates it in
-   * a batch): a tools/call request gets its arguments' exact text in
-   * `params._meta`, and any value a client put under our keys is dropped.
+   * a batch, `read` cuts from `text`): a tools/call request gets its
+   * arguments' exact text in `params._meta`, and any value a client put under
+   * our keys is dropped.
    */
-  annotate(message: unknown, text: string, at: readonly (string | number)[] = []): void {
+  annotate(
+    message: unknown,
+    text: string,
+    at: readonly (string | number)[] = [],
+    read: MemberTextReader = memberTextReader(text),
+  ): void {
     if (!isRecord(message) || message.method !== "tools/call" || !isRecord(message.params)) return;
     const params = message.params;
     if (params._meta !== undefined && !isRecord(params._meta)) return; // the SDK rejects it
@@ -97,7 +103,7 @@ export class RequestGate {
     delete meta[ARGUMENTS_JSON_META_KEY];
     delete meta[NONCE_META_KEY];
     const argumentsText = isRecord(params.arguments)
-      ? memberText(text, [...at, "params", "arguments"])
+      ? read([...at, "params", "arguments"])
       : undefined;
     if (argumentsText !== undefined) {
       meta[ARGUMENTS_JSON_META_KEY] = argumentsText;
@@ -121,8 +127,11 @@ export class RequestGate {
 
   /** {@link annotate} for a whole HTTP body: one message or a batch. */
   annotateBody(body: unknown, text: string): void {
-    if (!Array.isArray(body)) this.annotate(body, text);
-    else for (const [i, message] of body.entries()) this.annotate(message, text, [i]);
+    // One parse of the body for the whole batch: a parse per call would make
+    // a body of n calls cost n parses of it (quadratic: minutes for 4 MB).
+    const read = memberTextReader(text);
+    if (!Array.isArray(body)) this.annotate(body, text, [], read);
+    else for (const [i, message] of body.entries()) this.annotate(message, text, [i], read);
   }
 
   /**
