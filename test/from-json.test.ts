@@ -63,9 +63,14 @@ describe("precision-lost", () => {
     { text: '{"x~/y":9007199254740993}', diags: ["/x~0~1y precision-lost"] },
     { text: '{"x":5.0,"y":5,"z":1.10,"w":-0,"v":0.1,"u":1e2,"t":0.0e-5}', diags: [] },
     {
-      text: `{"p":${2 ** 60},"q":9007199254740992,"r":1e21,"s":1.7976931348623157e308}`,
+      text: `{"p":${2n ** 60n},"q":9007199254740992,"r":1e21,"s":1.7976931348623157e308}`,
       diags: [],
     },
+    // String(2 ** 60), its shortest form, is not its value (1152921504606846976):
+    // as plain digits it is an integer the float64 does not hold.
+    { text: `{"p":${2 ** 60},"n":-${2 ** 60}}`, diags: ["/p precision-lost", "/n precision-lost"] },
+    // Written with an exponent or a fraction, a float64's shortest form is its reading.
+    { text: '{"p":1.152921504606847e18,"q":1152921504606847000.0,"r":1e23}', diags: [] },
     { text: '{"x":5e-324,"y":2.2250738585072014e-308,"z":-0.0}', diags: [] },
     { text: '{"x":0.10000000000000001}', diags: ["/x precision-lost"] },
   ];

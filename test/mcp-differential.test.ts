@@ -100,7 +100,6 @@ function oracleLoss(text: string): OracleCode | undefined {
   if (!Number.isFinite(n)) return "number-out-of-range";
   const i = oracleInteger(text);
   if (i === undefined) return undefined;
-  if (/^-?\d+$/.test(text)) return BigInt(n) === i ? undefined : "integer-precision-lost";
   return textLosesPrecision(text) ? "integer-precision-lost" : undefined;
 }
 
@@ -602,24 +601,26 @@ describe("end to end over stdio: what a handler receives", () => {
 });
 
 /**
- * Each number of a lossless reading as the exact value it denotes (-0 as 0:
- * JSON.stringify writes 0). With `written`, a number in JavaScript's own form
- * (`String(n)`: `9223372036854776000` for 2^63) is read as that float64, as
- * the result writer means it.
+ * Each number of a lossless reading as the value the round trip must keep: a
+ * float64 of 2^53 or more in magnitude (every one is whole) as the exact
+ * integer its text denotes, for a fraction the float64's own (the echo writes
+ * a bigint's digits or JavaScript's form of a number: `9223372036854776000`
+ * for 2^63 denotes the integer that `9.223372036854776e18` does, not 2^63, so
+ * no reading of the digits by float64 may stand in for that); anything else
+ * as its float64 (-0 as 0: JSON.stringify writes 0).
  */
-function canonical(v: unknown, written = false): unknown {
+function canonical(v: unknown): unknown {
   if (isLosslessNumber(v)) {
     const n = Number(v.value);
-    if (written && String(n) === v.value) return n;
-    if (oracleLoss(v.value) === "integer-precision-lost") return oracleInteger(v.value);
+    if (Math.abs(n) >= 2 ** 53) return oracleInteger(v.value) ?? BigInt(n);
     return n === 0 ? 0 : n;
   }
-  if (Array.isArray(v)) return v.map((x) => canonical(x, written));
+  if (Array.isArray(v)) return v.map((x) => canonical(x));
   if (v !== null && typeof v === "object") {
     const o: Record<string, unknown> = {};
     for (const k of Object.keys(v))
       Object.defineProperty(o, k, {
-        value: canonical((v as never)[k], written),
+        value: canonical((v as never)[k]),
         enumerable: true,
         writable: true,
         configurable: true,
@@ -675,9 +676,9 @@ describe("round trip through the SDK's McpServer over stdio: arguments in, struc
               result: { structuredContent: unknown; content: { text: string }[] };
             };
             const expected = withoutTopProto(canonical(losslessParse(text)));
-            expect(canonical(reply.result.structuredContent, true)).toEqual(expected);
+            expect(canonical(reply.result.structuredContent)).toEqual(expected);
             // The text content is the same exact JSON.
-            expect(canonical(losslessParse(reply.result.content[0]!.text), true)).toEqual(expected);
+            expect(canonical(losslessParse(reply.result.content[0]!.text))).toEqual(expected);
           }),
           runs(150, 77),
         );
@@ -1043,14 +1044,49 @@ const oddValue = fc.letrec((tie) => ({
   ),
 }));
 
+/**
+ * The reference for serializeExactMessage: JSON.stringify's text, with each
+ * placeholder string `"@@exact-k@@"` replaced by `texts[k]`, and each number
+ * that JavaScript writes as plain digits beyond 2^53 (its shortest form,
+ * `1152921504606847000` for 2 ** 60) written with the digits of its exact
+ * value instead, as an integer reader must read it.
+ */
+function referenceText(value: unknown, texts: string[] = []): string {
+  const placeholder = (t: string) => {
+    texts.push(t);
+    return `@@exact-${texts.length - 1}@@`;
+  };
+  const json = JSON.stringify(value, (_k, v: unknown) => {
+    const n = v instanceof Number ? v.valueOf() : v;
+    return typeof n === "number" && /^-?\d+$/.test(String(n)) && Math.abs(n) >= 2 ** 53
+      ? placeholder(BigInt(n).toString())
+      : v;
+  });
+  return json === undefined
+    ? (json as unknown as string)
+    : json.replace(/"@@exact-(\d+)@@"/g, (_m, k: string) => texts[Number(k)]!);
+}
+
 describe("serializeExactMessage writes what JSON.stringify writes", () => {
-  test("property: any value without exact numbers, byte for byte", () => {
+  test("property: any value without exact numbers, byte for byte (a whole number beyond 2^53 with its exact digits)", () => {
     fc.assert(
       fc.property(oddValue.value, (value) => {
-        expect(serializeExactMessage(value)).toBe(JSON.stringify(value));
+        expect(serializeExactMessage(value)).toBe(referenceText(value));
       }),
       runs(500, 74),
     );
+  });
+
+  test("a whole number JavaScript writes as digits that are not its value gets its exact digits", () => {
+    const cases: [unknown, string][] = [
+      [{ a: 2 ** 60 }, '{"a":1152921504606846976}'],
+      [[-(2 ** 63)], "[-9223372036854775808]"],
+      [[2 ** 53, 2 ** 53 - 1], "[9007199254740992,9007199254740991]"],
+      [[Object(2 ** 64)], "[18446744073709551616]"],
+      // From 1e21 JavaScript writes an exponent: no integer reader misreads it.
+      [[1e21, 2 ** 70, 1.5], "[1e+21,1.1805916207174113e+21,1.5]"],
+    ];
+    for (const [value, text] of cases) expect(serializeExactMessage(value)).toBe(text);
   });
 
   /** A value with ExactNumbers and bigints among odd values, and the reference text written by hand. */
@@ -1087,10 +1123,7 @@ describe("serializeExactMessage writes what JSON.stringify writes", () => {
       const shape = (items: unknown[]): unknown =>
         asObject ? Object.fromEntries(items.map((v, i) => [`k${i}`, v])) : items;
       const value = shape(values);
-      const reference = JSON.stringify(shape(stands)).replace(
-        /"@@exact-(\d+)@@"/g,
-        (_m, k: string) => texts[Number(k)]!,
-      );
+      const reference = referenceText(shape(stands), texts);
       return { value, reference };
     });
 

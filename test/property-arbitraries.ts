@@ -114,6 +114,9 @@ export const intText = fc.oneof(
     ),
   fc.constantFrom("0", "-0", "9007199254740991", "9007199254740993", "18446744073709551615"),
   fc.constantFrom("123456789012345678901234567890", "-99999999999999999999999"),
+  // A whole float64's shortest form as plain digits (String(2 ** 60)): not its value.
+  fc.integer({ min: 53, max: 69 }).map((e) => String(2 ** e)),
+  fc.double({ min: 2 ** 53, max: 1e21, noNaN: true }).map((v) => String(Math.floor(v))),
 );
 
 /** Rewrites a float's shortest text in an equivalent spelling (`E`, `e+`, zeros). */
@@ -295,12 +298,15 @@ function sameDec(a: Dec, b: Dec): boolean {
 }
 
 /**
- * Independent oracle for the encoder's `precision-lost`: the text denotes a
- * number that neither the float64's shortest form nor (for a whole float64)
- * its exact integer denotes. Written with BigInt decimals, not the package's code.
+ * Independent oracle for the encoder's `precision-lost`: plain digits denote
+ * an integer, held only when they are the float64's exact integer (String(2 **
+ * 60) is its shortest form, not its value); any other text denotes a number
+ * that neither the float64's shortest form nor (for a whole float64) its exact
+ * integer denotes. Written with BigInt decimals, not the package's code.
  */
 export function textLosesPrecision(text: string): boolean {
   const v = Number(text);
+  if (isIntText(text)) return BigInt(text) !== BigInt(v);
   const written = toDec(text);
   if (sameDec(written, toDec(shortest(v)))) return false;
   return !(Number.isInteger(v) && sameDec(written, toDec(BigInt(v).toString())));

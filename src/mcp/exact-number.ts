@@ -85,10 +85,27 @@ export class SplicedJson {
   }
 }
 
-/** JSON.stringify's replacer for serializeExactMessage: a bigint is written with its digits. */
+/** JSON.stringify's replacer for serializeExactMessage: a bigint is written with its digits, and so is a number that {@link shortestIsNotValue}. */
 function exactReplacer(_key: string, value: unknown): unknown {
-  return typeof value === "bigint" ? standIn(value.toString(), "") : value;
+  if (typeof value === "bigint") return standIn(value.toString(), "");
+  const n = typeof value === "number" ? value : value instanceof Number ? value.valueOf() : 0;
+  return shortestIsNotValue(n) ? standIn(BigInt(n).toString(), "") : value;
 }
+
+/**
+ * True for a whole number from 2^53 up to 1e21 in magnitude, which JavaScript
+ * writes as the plain digits of its shortest form (`1152921504606847000` for
+ * 2 ** 60, which is 1152921504606846976): an integer reader takes those
+ * digits for another integer, so serializeExactMessage writes the exact
+ * digits, which every float64 reader reads as the same number. (From 1e21
+ * JavaScript writes an exponent, which no integer reader takes for an
+ * integer.)
+ */
+function shortestIsNotValue(n: number): boolean {
+  return (n >= TWO_POW_53 || n <= -TWO_POW_53) && n < 1e21 && n > -1e21 && Number.isInteger(n);
+}
+
+const TWO_POW_53 = 2 ** 53;
 
 /** True for a value produced by `JSON.rawJSON` (false on runtimes without it). */
 export function isRawJson(value: unknown): boolean {
@@ -97,12 +114,12 @@ export function isRawJson(value: unknown): boolean {
 
 /**
  * The value to put in an arguments object for one number text: a plain number
- * when JavaScript writes that number back with the same text, else a raw JSON
- * value (Node ≥ 22) or an {@link ExactNumber}.
+ * when both JavaScript and serializeExactMessage write that number back with
+ * the same text, else a raw JSON value (Node ≥ 22) or an {@link ExactNumber}.
  */
 export function exactNumberValue(text: string, path: JsonPointer): unknown {
   const n = Number(text);
-  if (String(n) === text) return n;
+  if (String(n) === text && !(shortestIsNotValue(n) && BigInt(n).toString() !== text)) return n;
   return nativeJsonText !== undefined ? nativeJsonText(text) : new ExactNumber(text, path);
 }
 
@@ -117,8 +134,11 @@ function randomPrefix(): string {
 /**
  * JSON text of a message (as `JSON.stringify` writes it), with every raw JSON
  * value, {@link ExactNumber} and `bigint` written exactly (a bigint with its
- * decimal digits). For transports that serialize JSON-RPC messages themselves,
- * and for a tool result's text content.
+ * decimal digits), and a whole number from 2^53 up to 1e21 in magnitude with
+ * its exact digits (2 ** 60 as `1152921504606846976`, where JavaScript writes
+ * `1152921504606847000`, another integer to an integer reader). For
+ * transports that serialize JSON-RPC messages themselves, and for a tool
+ * result's text content.
  */
 export function serializeExactMessage(message: unknown): string {
   if (active !== undefined) throw new Error("serializeExactMessage is not reentrant");

@@ -53,8 +53,11 @@ export function numberTextLosesPrecision(
   value: number,
   integerText = false,
 ): boolean {
-  // The common case, and cheap: the text already is the float64's shortest form.
-  if (text === String(value)) return false;
+  // The common case, and cheap: the text already is the float64's shortest form
+  // (as plain digits, that is its value only below 2^53: String(2**60) is
+  // 1152921504606847000, but 2**60 is 1152921504606846976, the digits an
+  // integer position is written with, so those go on to the exact rule).
+  if (text === String(value) && !(integerText && Math.abs(value) >= 2 ** 53)) return false;
   // An integer written without fraction or exponent (JSON allows no leading
   // zeros, and "-0" is short enough never to get here): exact iff its digits
   // are the float64's exact digits.

@@ -48,14 +48,9 @@ export function numberLoss(text: string): NumberLossCode | undefined {
   const value = Number(text);
   if (!Number.isFinite(value)) return "number-out-of-range";
   if (Math.abs(value) < TWO_POW_53) return undefined;
-  // Plain digits are held only as the float64's exact digits: String(2 ** 60)
-  // is "1152921504606847000", yet 2 ** 60 is 1152921504606846976, so that
-  // text must not pass as a number (BigInt(value) would give other digits).
-  if (PLAIN_INTEGER.test(text))
-    return BigInt(value).toString() === text ? undefined : "integer-precision-lost";
-  if (String(value) === text) return undefined;
-  // A fraction's float64 is its reading; a whole number must be held exactly.
-  return numberTextIsWhole(text) && numberTextLosesPrecision(text, value)
+  // A fraction's float64 is its reading; a whole number must be held exactly
+  // (plain digits as the float64's exact digits: see numberTextLosesPrecision).
+  return numberTextIsWhole(text) && numberTextLosesPrecision(text, value, PLAIN_INTEGER.test(text))
     ? "integer-precision-lost"
     : undefined;
 }
