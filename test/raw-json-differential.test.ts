@@ -16,8 +16,9 @@ import { isStructJsonError } from "../src/errors.js";
 import { walkNumbers } from "../src/schema/index.js";
 import type { JsonSchema } from "../src/schema/json-schema.js";
 import { verifyRawJson } from "../src/tool/raw-json.js";
-import { toolCallToJson } from "../src/tool/tool-call.js";
+import { toolCallFromJson, toolCallToJson } from "../src/tool/tool-call.js";
 import { toolResultToJson } from "../src/tool/tool-result.js";
+import { BOUND, timed } from "./hostile-helpers.js";
 import {
   decodedString,
   encodeString,
@@ -1182,5 +1183,88 @@ describe("malformed: raw-json-invalid, then the Struct decoded as without the te
       );
       expect(list).toEqual([{ code: "raw-json-invalid", path: "" }]);
     }
+  });
+});
+
+// ---------------------------------------------------------------------------
+// Whole floats deep down. The verification notes where each whole number
+// written with a fraction (`1.0`) sits; a path costs its depth, so a text of
+// many `1.0` deep down once cost (count × depth) in paths held at once: 200
+// times the text at the default recursionLimit, quadratic with a raised one.
+
+describe("many whole floats deep down: work linear in the text, same diagnostics", () => {
+  test("30,000 of them 30,000 levels deep (raised recursionLimit): passed on, quickly", () => {
+    const depth = 30_000;
+    const raw = `{"a":${"[".repeat(depth)}${"1.0,".repeat(depth - 1)}1.0${"]".repeat(depth)}}`;
+    // Built by the encoder (protobuf-es's binary reader stops at 100 message levels).
+    const call = toolCallFromJson({ name: "t", argumentsJson: raw }, { recursionLimit: 1e9 });
+    const schema = { type: "object", properties: { a: {} } } as JsonSchema;
+    const { list, onDiagnostic } = collectDiagnostics();
+    const { result, ms } = timed(() =>
+      toolCallToJson(call, schema, { recursionLimit: 1e9, onDiagnostic }),
+    );
+    expect(result).toBe(raw);
+    expect(list).toEqual([]);
+    expect(ms).toBeLessThan(BOUND.fast);
+  });
+
+  /** The same value with every integer written as a whole float (`5` → `5.0`). */
+  function floatsEverywhere(n: Node): Node {
+    switch (n.k) {
+      case "num":
+        return { ...n, text: respell(n.text, 1) };
+      case "arr":
+        return { k: "arr", items: n.items.map(floatsEverywhere) };
+      case "obj":
+        return {
+          k: "obj",
+          members: n.members.map((m) => ({ key: m.key, value: floatsEverywhere(m.value) })),
+        };
+      default:
+        return n;
+    }
+  }
+  function numbers(n: Node): number {
+    if (n.k === "num") return 1;
+    if (n.k === "arr") return n.items.reduce((s, x) => s + numbers(x), 0);
+    if (n.k === "obj") return n.members.reduce((s, m) => s + numbers(m.value), 0);
+    return 0;
+  }
+
+  test("a value nested 1 to 150 arrays deep: integer-written-as-float exactly where the oracle says, in text order, the text padded or not", () => {
+    fc.assert(
+      fc.property(
+        objectNode(4),
+        fc.array(fc.nat(11), { minLength: 1, maxLength: 12 }),
+        fc.integer({ min: 1, max: 150 }),
+        (inner, choices, depth) => {
+          let wrapped = floatsEverywhere(inner);
+          for (let i = 0; i < depth; i++) wrapped = { k: "arr", items: [wrapped] };
+          const base: Node = { k: "obj", members: [{ key: "w", value: wrapped }] };
+          const text = write(base, new Pen(choices));
+          const struct = structOf(base) as JsonObject;
+          const schema = schemaOf(base);
+          const expected = verdict(text, struct, 1000);
+          if (expected.kind !== "agrees") throw new Error("the generator writes the value itself");
+          const diagnostics = wholeFloats(expected.written, base);
+          // Padding makes the text long enough to hold every path: the same verdict either way.
+          const padding = " ".repeat(numbers(base) * (depth + 10));
+          for (const raw of [text, `${text}${padding}`, `${padding}${text}`]) {
+            // Built by the encoder (protobuf-es's binary reader stops at 100 message levels).
+            const call = toolCallFromJson(
+              { name: "t", argumentsJson: raw },
+              { recursionLimit: 1000 },
+            );
+            expect(sameTree(call.args, struct)).toBe(true);
+            expect(
+              outcome((onDiagnostic) =>
+                toolCallToJson(call, schema, { recursionLimit: 1000, onDiagnostic }),
+              ),
+            ).toEqual({ text: raw, diagnostics });
+          }
+        },
+      ),
+      runs(100, 11_003),
+    );
   });
 });
