@@ -1231,14 +1231,26 @@ describe("many whole floats deep down: work linear in the text, same diagnostics
     return 0;
   }
 
-  test("a value nested 1 to 150 arrays deep: integer-written-as-float exactly where the oracle says, in text order, the text padded or not", () => {
+  test("a value and whole floats nested 1 to 150 arrays deep: integer-written-as-float exactly where the oracle says, in text order, the text padded or not", () => {
     fc.assert(
       fc.property(
         objectNode(4),
         fc.array(fc.nat(11), { minLength: 1, maxLength: 12 }),
         fc.integer({ min: 1, max: 150 }),
-        (inner, choices, depth) => {
-          let wrapped = floatsEverywhere(inner);
+        fc.array(fc.tuple(fc.boolean(), fc.nat(3)), { maxLength: 8 }),
+        (inner, choices, depth, extra) => {
+          // Beside the value, whole floats (and floats whose float64 is whole) read as
+          // integer or not: more path than text.
+          let wrapped: Node = {
+            k: "arr",
+            items: [
+              floatsEverywhere(inner),
+              ...extra.map(([integer, how], i): Node => {
+                const text = [`${i}.0`, `${i + 1}e0`, `${i + 1}.00000000000000001`, "1e-400"][how]!;
+                return { k: "num", text, integer };
+              }),
+            ],
+          };
           for (let i = 0; i < depth; i++) wrapped = { k: "arr", items: [wrapped] };
           const base: Node = { k: "obj", members: [{ key: "w", value: wrapped }] };
           const text = write(base, new Pen(choices));
