@@ -51,7 +51,7 @@ export function verifyRawJson(
   const wholeFloats: (string | number)[][] = [];
   // A path costs its depth: many `1.0` deep down once held count × depth
   // tokens (200 times the text at the default recursionLimit, quadratic with a
-  // raised one: a 120 KB text took gigabytes). Paths are kept while their
+  // raised one: a 30 KB text held 200 MB). Paths are kept while their
   // tokens stay within the text's length; past that, none is kept and the
   // whole floats are found again from the text's spans (linear).
   let budget = typeof raw === "string" ? raw.length : 0;
