@@ -1208,6 +1208,33 @@ describe("many whole floats deep down: work linear in the text, same diagnostics
     expect(ms).toBeLessThan(BOUND.fast);
   });
 
+  test("thousands of them under one 20,000-character key, at integer positions: every one reported, quickly", () => {
+    // V8 hashes a string of more than 16,383 characters by its length alone:
+    // JSON Pointers under one long key all collide in a Set or Map keyed by them.
+    const key = "k".repeat(20_000);
+    const count = 4_000;
+    for (const depth of [1, 20]) {
+      const open = "[".repeat(depth - 1);
+      const close = "]".repeat(depth - 1);
+      const raw = `{"${key}":[${open}${"1.0,".repeat(count - 1)}1.0${close}]}`;
+      const call = toolCallFromJson({ name: "t", argumentsJson: raw });
+      let items: JsonSchema = { type: "integer" };
+      for (let i = 1; i < depth; i++) items = { type: "array", items };
+      const schema = { type: "object", additionalProperties: { type: "array", items } };
+      const { list, onDiagnostic } = collectDiagnostics();
+      const { result, ms } = timed(() =>
+        toolCallToJson(call, schema as JsonSchema, { onDiagnostic }),
+      );
+      expect(result).toBe(raw);
+      expect(list).toHaveLength(count);
+      const prefix = `/${key}${"/0".repeat(depth - 1)}`;
+      expect(
+        list.every((d, i) => d.code === "integer-written-as-float" && d.path === `${prefix}/${i}`),
+      ).toBe(true);
+      expect(ms).toBeLessThan(BOUND.fast);
+    }
+  });
+
   /** The same value with every integer written as a whole float (`5` → `5.0`). */
   function floatsEverywhere(n: Node): Node {
     switch (n.k) {
