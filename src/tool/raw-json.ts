@@ -86,55 +86,54 @@ export function verifyRawJson(
   if (tooMany && schema != null) {
     reportFromSpans(raw, parsed, schema, recursionLimit, onDiagnostic, patterns);
   } else if (wholeFloats.length > 0 && schema != null) {
-    const integers = new Set<string>();
-    walkNumbers(
-      parsed,
-      schema,
-      (path, value, reading) => {
-        if (reading === "integer" && Number.isInteger(value)) integers.add(pointerFrom(path));
-      },
-      { patterns, recursionLimit, only: wholeFloats },
-    );
+    // The walk marks the leaves it reads as integer. Never a Set of pointers:
+    // V8 hashes a string past 16,383 characters by its length alone, so the
+    // pointers under one long key all collided (a 120 KB text took minutes).
+    const { only, whole, integer } = wholeFloatTree();
+    for (const tokens of wholeFloats) {
+      let at = only;
+      for (let k = 0; k < tokens.length - 1; k++) {
+        let next = at.get(tokens[k]!);
+        if (next === undefined) {
+          next = new Map();
+          at.set(tokens[k]!, next);
+        }
+        at = next;
+      }
+      at.set(tokens[tokens.length - 1]!, whole);
+    }
+    markIntegers(parsed, schema, only, whole, integer, recursionLimit, patterns);
     // In the text's order.
     for (const tokens of wholeFloats) {
-      const pointer = pointerFrom(tokens);
-      if (integers.has(pointer)) onDiagnostic({ code: "integer-written-as-float", path: pointer });
+      let at: PathTree | undefined = only;
+      for (const token of tokens) at = at?.get(token);
+      if (at === integer) {
+        onDiagnostic({ code: "integer-written-as-float", path: pointerFrom(tokens) });
+      }
     }
   }
   return true;
 }
 
 /**
- * `integer-written-as-float` in the text's order, for a text with more whole
- * floats deep down than paths fit in its length: the walk's `only` tree is
- * built from the text's spans with each container's branch made once, each
- * whole float's leaf is one shared marker (swapped for another where the walk
- * reads integer), and a pointer is made only for a diagnostic reported. Linear
- * in the text (plus the diagnostics' own paths).
+ * The walk's `only` tree of the whole floats' paths, and its two leaf markers:
+ * `whole` for each whole float, swapped for `integer` where the walk reads
+ * integer (both empty trees: the walk only asks whether a child has one).
  */
-function reportFromSpans(
-  raw: string,
+function wholeFloatTree(): { only: PathTree; whole: PathTree; integer: PathTree } {
+  return { only: new Map(), whole: new Map(), integer: new Map() };
+}
+
+/** Walks the whole floats' paths in `only`, swapping `whole` for `integer` where the schema reads integer. */
+function markIntegers(
   parsed: JsonObject,
   schema: JsonSchema | CompiledSchema,
+  only: PathTree,
+  whole: PathTree,
+  integer: PathTree,
   recursionLimit: number,
-  onDiagnostic: DiagnosticHandler,
   patterns: PatternEngine | undefined,
 ): void {
-  // The text was just read with these limits: this reading cannot fail.
-  const root = parseJsonSpans(raw, recursionLimit);
-  const only: PathTree = new Map();
-  const whole: PathTree = new Map();
-  const integer: PathTree = new Map();
-  forEachWholeFloat(root, only, (frames, tokens) => {
-    let j = frames.length - 1;
-    while (frames[j]!.tree === undefined) j--;
-    for (let l = j + 1; l < frames.length; l++) {
-      const branch: PathTree = new Map();
-      frames[l - 1]!.tree!.set(tokens[l - 1]!, branch);
-      frames[l]!.tree = branch;
-    }
-    frames[frames.length - 1]!.tree!.set(tokens[tokens.length - 1]!, whole);
-  });
   walkNumbers(
     parsed,
     schema,
@@ -147,6 +146,37 @@ function reportFromSpans(
     },
     { patterns, recursionLimit, only },
   );
+}
+
+/**
+ * `integer-written-as-float` in the text's order, for a text with more whole
+ * floats deep down than paths fit in its length: the walk's `only` tree is
+ * built from the text's spans with each container's branch made once, and a
+ * pointer is made only for a diagnostic reported. Linear in the text (plus
+ * the diagnostics' own paths).
+ */
+function reportFromSpans(
+  raw: string,
+  parsed: JsonObject,
+  schema: JsonSchema | CompiledSchema,
+  recursionLimit: number,
+  onDiagnostic: DiagnosticHandler,
+  patterns: PatternEngine | undefined,
+): void {
+  // The text was just read with these limits: this reading cannot fail.
+  const root = parseJsonSpans(raw, recursionLimit);
+  const { only, whole, integer } = wholeFloatTree();
+  forEachWholeFloat(root, only, (frames, tokens) => {
+    let j = frames.length - 1;
+    while (frames[j]!.tree === undefined) j--;
+    for (let l = j + 1; l < frames.length; l++) {
+      const branch: PathTree = new Map();
+      frames[l - 1]!.tree!.set(tokens[l - 1]!, branch);
+      frames[l]!.tree = branch;
+    }
+    frames[frames.length - 1]!.tree!.set(tokens[tokens.length - 1]!, whole);
+  });
+  markIntegers(parsed, schema, only, whole, integer, recursionLimit, patterns);
   forEachWholeFloat(root, only, (frames, tokens) => {
     if (frames[frames.length - 1]!.tree?.get(tokens[tokens.length - 1]!) === integer) {
       onDiagnostic({ code: "integer-written-as-float", path: pointerFrom(tokens) });
