@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { CallMCPToolSchema, MCPToolResultSchema } from "../gen/toolbridge/v1/toolbridge_pb.js";
 import { collectDiagnostics } from "../src/diagnostics.js";
 import { isStructJsonError } from "../src/errors.js";
+import { repairArguments } from "../src/repair/index.js";
 import { walkNumbers } from "../src/schema/index.js";
 import type { JsonSchema } from "../src/schema/json-schema.js";
 import { verifyRawJson } from "../src/tool/raw-json.js";
@@ -1233,6 +1234,24 @@ describe("many whole floats deep down: work linear in the text, same diagnostics
       ).toBe(true);
       expect(ms).toBeLessThan(BOUND.fast);
     }
+  });
+
+  test("the same through repair (toolCallToJson's `repair`): every one rewritten as an integer, quickly", () => {
+    const key = "k".repeat(20_000);
+    const count = 4_000;
+    const raw = `{"${key}":[${"1.0,".repeat(count - 1)}1.0]}`;
+    const call = toolCallFromJson({ name: "t", argumentsJson: raw });
+    const schema = {
+      type: "object",
+      additionalProperties: { type: "array", items: { type: "integer" } },
+    } as JsonSchema;
+    const { list, onDiagnostic } = collectDiagnostics();
+    const { result, ms } = timed(() =>
+      toolCallToJson(call, schema, { repair: repairArguments, onDiagnostic }),
+    );
+    expect(result).toBe(`{"${key}":[${"1,".repeat(count - 1)}1]}`);
+    expect(list.filter((d) => d.code === "argument-repaired")).toHaveLength(count);
+    expect(ms).toBeLessThan(BOUND.fast);
   });
 
   /** The same value with every integer written as a whole float (`5` → `5.0`). */
