@@ -8,7 +8,7 @@ import type { DiagnosticCode } from "../diagnostics.js";
 import type { JsonPointer } from "../json-pointer.js";
 import { pointerFrom } from "../json-pointer.js";
 import { re2Patterns } from "../patterns/re2.js";
-import { walkNumbers } from "../schema/index.js";
+import { type PathTree, walkNumbers } from "../schema/index.js";
 import type { JsonSchema } from "../schema/json-schema.js";
 import { wholeNumberText } from "../struct/number-text.js";
 import type { JsonNode, NumberNode } from "./json-tree.js";
@@ -32,8 +32,12 @@ export function integerLiteralCandidates(
   schema: JsonSchema,
   onNote: NoteHandler,
 ): Candidate[] {
-  const numbers = new Map<JsonPointer, NumberNode>();
-  const paths: (string | number)[][] = [];
+  // Each number's leaf in the walk's `only` tree (its own empty tree), looked
+  // up along the walk's path. Never a Map keyed by pointers: V8 hashes a string
+  // past 16,383 characters by its length alone, so the pointers under one long
+  // key all collided (4,000 `1.0` under a 20,000-character key took 24 s).
+  const only: PathTree = new Map();
+  const numbers = new Map<PathTree, NumberNode>();
   const tokens: (string | number)[] = [];
   const collect = (node: JsonNode): void => {
     if (node.kind === "object") {
@@ -49,22 +53,34 @@ export function integerLiteralCandidates(
         tokens.pop();
       });
     } else if (node.kind === "number" && hasFractionOrExponent(node.text)) {
-      numbers.set(pointerFrom(tokens), node);
-      paths.push([...tokens]);
+      let at = only;
+      for (let k = 0; k < tokens.length - 1; k++) {
+        let next = at.get(tokens[k]!);
+        if (next === undefined) {
+          next = new Map();
+          at.set(tokens[k]!, next);
+        }
+        at = next;
+      }
+      const leaf: PathTree = new Map();
+      at.set(tokens[tokens.length - 1]!, leaf);
+      numbers.set(leaf, node);
     }
   };
   collect(root);
-  if (paths.length === 0) return [];
+  if (numbers.size === 0) return [];
   const out: { candidate: Candidate; start: number }[] = [];
   walkNumbers(
     validationValue(root) as JsonValue,
     schema,
     (path, _value, reading) => {
       if (reading !== "integer") return;
-      const pointer = pointerFrom(path);
-      const node = numbers.get(pointer);
+      let at: PathTree | undefined = only;
+      for (const token of path) at = at?.get(token);
+      const node = at === undefined ? undefined : numbers.get(at);
       const whole = node === undefined ? undefined : wholeNumberText(node.text);
       if (node === undefined || whole === undefined) return;
+      const pointer = pointerFrom(path);
       const edit = { type: "replace", start: node.start, end: node.end, text: whole } as const;
       out.push({ candidate: { path: pointer, kind: "integer-literal", edit }, start: node.start });
     },
@@ -72,7 +88,7 @@ export function integerLiteralCandidates(
       patterns: re2Patterns,
       onNote: (code, path) => onNote(code, pointerFrom(path)),
       recursionLimit: Number.MAX_SAFE_INTEGER, // the text's nesting was checked when it was read
-      only: paths,
+      only,
     },
   );
   // In text order (object keys that look like integers come first in a plain object).

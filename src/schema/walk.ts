@@ -374,8 +374,8 @@ export interface WalkNumbersOptions {
   onNote: ((code: SchemaNote, path: readonly (string | number)[]) => void) | undefined;
   /** Deepest nesting walked (the top level is 1); deeper values are not visited. Default 100. */
   recursionLimit: number;
-  /** Walk only along these paths (each a list of keys and indices from the root). Default: everywhere. */
-  only: readonly (readonly (string | number)[])[] | undefined;
+  /** Walk only along these paths (each a list of keys and indices from the root, or their {@link pathTree}). Default: everywhere. */
+  only: readonly (readonly (string | number)[])[] | PathTree | undefined;
 }
 
 /** The visitor of {@link walkNumbers}: numbers and notes only. */
@@ -419,7 +419,7 @@ export function walkNumbers(
     recursionLimit: options?.recursionLimit ?? 100,
     deeper: "skip",
     unsetValue: "skip",
-    only: only === undefined ? undefined : pathTree(only),
+    only: only === undefined ? undefined : only instanceof Map ? only : pathTree(only),
     path,
   });
   return reader.units;

@@ -6,9 +6,16 @@ import type { DiagnosticHandler } from "../diagnostics.js";
 import { isStructJsonError, StructJsonError } from "../errors.js";
 import { pointerFrom } from "../json-pointer.js";
 import type { PatternEngine } from "../patterns/engine.js";
-import { type CompiledSchema, walkNumbers } from "../schema/index.js";
+import { type CompiledSchema, type PathTree, walkNumbers } from "../schema/index.js";
 import type { JsonSchema } from "../schema/json-schema.js";
-import { parseJsonObjectText } from "../struct/parse-json.js";
+import { numberTextIsWhole } from "../struct/number-text.js";
+import {
+  type JsonArraySpan,
+  type JsonObjectSpan,
+  type JsonSpanNode,
+  parseJsonObjectText,
+  parseJsonSpans,
+} from "../struct/parse-json.js";
 
 /** How a receiver treats a raw JSON text carried beside the Struct. */
 export type RawJsonMode = "verify" | "trust" | "ignore";
@@ -42,10 +49,24 @@ export function verifyRawJson(
   patterns?: PatternEngine,
 ): boolean {
   const wholeFloats: (string | number)[][] = [];
+  // A path costs its depth: many `1.0` deep down once held count × depth
+  // tokens (200 times the text at the default recursionLimit, quadratic with a
+  // raised one: a 30 KB text held 200 MB). Paths are kept while their
+  // tokens stay within the text's length; past that, none is kept and the
+  // whole floats are found again from the text's spans (linear).
+  let budget = typeof raw === "string" ? raw.length : 0;
+  let tooMany = false;
   let parsed: JsonObject;
   try {
     parsed = parseJsonObjectText(raw, "plain", recursionLimit, {
-      wholeWithFraction: (tokens) => wholeFloats.push(tokens.slice()),
+      wholeWithFraction: (tokens) => {
+        if (tooMany) return;
+        budget -= tokens.length + 1;
+        if (budget < 0) {
+          tooMany = true;
+          wholeFloats.length = 0;
+        } else wholeFloats.push(tokens.slice());
+      },
     });
   } catch (e) {
     if (isStructJsonError(e) && MALFORMED.has(e.code)) {
@@ -62,23 +83,164 @@ export function verifyRawJson(
       "the raw JSON text and the Struct disagree here (two readings)",
     );
   }
-  if (wholeFloats.length > 0 && schema != null) {
-    const integers = new Set<string>();
-    walkNumbers(
-      parsed,
-      schema,
-      (path, value, reading) => {
-        if (reading === "integer" && Number.isInteger(value)) integers.add(pointerFrom(path));
-      },
-      { patterns, recursionLimit, only: wholeFloats },
-    );
+  if (tooMany && schema != null) {
+    reportFromSpans(raw, parsed, schema, recursionLimit, onDiagnostic, patterns);
+  } else if (wholeFloats.length > 0 && schema != null) {
+    // The walk marks the leaves it reads as integer. Never a Set of pointers:
+    // V8 hashes a string past 16,383 characters by its length alone, so the
+    // pointers under one long key all collided (a 120 KB text took minutes).
+    const { only, whole, integer } = wholeFloatTree();
+    for (const tokens of wholeFloats) {
+      let at = only;
+      for (let k = 0; k < tokens.length - 1; k++) {
+        let next = at.get(tokens[k]!);
+        if (next === undefined) {
+          next = new Map();
+          at.set(tokens[k]!, next);
+        }
+        at = next;
+      }
+      at.set(tokens[tokens.length - 1]!, whole);
+    }
+    markIntegers(parsed, schema, only, whole, integer, recursionLimit, patterns);
     // In the text's order.
     for (const tokens of wholeFloats) {
-      const pointer = pointerFrom(tokens);
-      if (integers.has(pointer)) onDiagnostic({ code: "integer-written-as-float", path: pointer });
+      let at: PathTree | undefined = only;
+      for (const token of tokens) at = at?.get(token);
+      if (at === integer) {
+        onDiagnostic({ code: "integer-written-as-float", path: pointerFrom(tokens) });
+      }
     }
   }
   return true;
+}
+
+/**
+ * The walk's `only` tree of the whole floats' paths, and its two leaf markers:
+ * `whole` for each whole float, swapped for `integer` where the walk reads
+ * integer (both empty trees: the walk only asks whether a child has one).
+ */
+function wholeFloatTree(): { only: PathTree; whole: PathTree; integer: PathTree } {
+  return { only: new Map(), whole: new Map(), integer: new Map() };
+}
+
+/** Walks the whole floats' paths in `only`, swapping `whole` for `integer` where the schema reads integer. */
+function markIntegers(
+  parsed: JsonObject,
+  schema: JsonSchema | CompiledSchema,
+  only: PathTree,
+  whole: PathTree,
+  integer: PathTree,
+  recursionLimit: number,
+  patterns: PatternEngine | undefined,
+): void {
+  walkNumbers(
+    parsed,
+    schema,
+    (path, value, reading) => {
+      if (reading !== "integer" || !Number.isInteger(value)) return;
+      let at: PathTree | undefined = only;
+      for (let k = 0; k < path.length - 1; k++) at = at?.get(path[k]!);
+      const last = path[path.length - 1]!;
+      if (at?.get(last) === whole) at.set(last, integer);
+    },
+    { patterns, recursionLimit, only },
+  );
+}
+
+/**
+ * `integer-written-as-float` in the text's order, for a text with more whole
+ * floats deep down than paths fit in its length: the walk's `only` tree is
+ * built from the text's spans with each container's branch made once, and a
+ * pointer is made only for a diagnostic reported. Linear in the text (plus
+ * the diagnostics' own paths).
+ */
+function reportFromSpans(
+  raw: string,
+  parsed: JsonObject,
+  schema: JsonSchema | CompiledSchema,
+  recursionLimit: number,
+  onDiagnostic: DiagnosticHandler,
+  patterns: PatternEngine | undefined,
+): void {
+  // The text was just read with these limits: this reading cannot fail.
+  const root = parseJsonSpans(raw, recursionLimit);
+  const { only, whole, integer } = wholeFloatTree();
+  forEachWholeFloat(root, only, (frames, tokens) => {
+    let j = frames.length - 1;
+    while (frames[j]!.tree === undefined) j--;
+    for (let l = j + 1; l < frames.length; l++) {
+      const branch: PathTree = new Map();
+      frames[l - 1]!.tree!.set(tokens[l - 1]!, branch);
+      frames[l]!.tree = branch;
+    }
+    frames[frames.length - 1]!.tree!.set(tokens[tokens.length - 1]!, whole);
+  });
+  markIntegers(parsed, schema, only, whole, integer, recursionLimit, patterns);
+  forEachWholeFloat(root, only, (frames, tokens) => {
+    if (frames[frames.length - 1]!.tree?.get(tokens[tokens.length - 1]!) === integer) {
+      onDiagnostic({ code: "integer-written-as-float", path: pointerFrom(tokens) });
+    }
+  });
+}
+
+/** An object or array of the spans being walked; `tree`: its branch of the `only` tree, if made. */
+interface SpanFrame {
+  readonly node: JsonObjectSpan | JsonArraySpan;
+  next: number;
+  tree: PathTree | undefined;
+}
+
+/**
+ * Calls `visit` for each number written with a fraction or exponent that is
+ * whole (as the parser's `wholeWithFraction`), in the text's order, with the
+ * open containers and the path. Each container's `tree` is its branch of
+ * `tree` (the top-level object's is `tree` itself), when there is one. Its
+ * own stack: any depth.
+ */
+function forEachWholeFloat(
+  root: JsonSpanNode,
+  tree: PathTree,
+  visit: (frames: SpanFrame[], tokens: readonly (string | number)[]) => void,
+): void {
+  if (root.kind !== "object") return;
+  const frames: SpanFrame[] = [{ node: root, next: 0, tree }];
+  const tokens: (string | number)[] = [0];
+  while (frames.length > 0) {
+    const top = frames[frames.length - 1]!;
+    const node = top.node;
+    const i = top.next++;
+    let child: JsonSpanNode;
+    if (node.kind === "object") {
+      const member = node.members[i];
+      if (member === undefined) {
+        frames.pop();
+        tokens.pop();
+        continue;
+      }
+      tokens[tokens.length - 1] = member.key;
+      child = member.value;
+    } else {
+      if (i === node.items.length) {
+        frames.pop();
+        tokens.pop();
+        continue;
+      }
+      tokens[tokens.length - 1] = i;
+      child = node.items[i]!;
+    }
+    if (child.kind === "object" || child.kind === "array") {
+      frames.push({ node: child, next: 0, tree: top.tree?.get(tokens[tokens.length - 1]!) });
+      tokens.push(0);
+    } else if (child.kind === "number" && isWholeFloat(child.text)) {
+      visit(frames, tokens);
+    }
+  }
+}
+
+/** A whole number written with a fraction or exponent (`5.0`, `5e0`): the parser's `wholeWithFraction`. */
+function isWholeFloat(text: string): boolean {
+  return /[.eE]/.test(text) && Number.isInteger(+text) && numberTextIsWhole(text);
 }
 
 /**
