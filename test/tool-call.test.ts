@@ -224,6 +224,54 @@ describe("verification", () => {
       diagnostics: [],
     });
   });
+  describe("canonical: the Struct's canonical text, one text per value, the raw text still verified", () => {
+    const call = withRaw(
+      { z: 1, id: 9007199254740992, a: [1.5, 2] },
+      ' {"z":1.0, "id":9007199254740993, "a":[1.5, 2e0]}',
+    );
+    const canonical = '{"a":[1.5,2],"id":9007199254740992,"z":1}';
+    // The Struct's diagnostics, in its order.
+    const lost = ["/id integer-precision-lost", "/a/0 not-an-integer"];
+    const cases: { name: string; rawJson: "verify" | "trust"; call: CallMCPTool; want: unknown }[] =
+      [
+        {
+          name: "verify, agreeing (no integer-written-as-float: the text is not returned)",
+          rawJson: "verify",
+          call,
+          want: { json: canonical, diagnostics: lost },
+        },
+        {
+          name: "trust",
+          rawJson: "trust",
+          call,
+          want: { json: canonical, diagnostics: lost },
+        },
+        {
+          name: "verify, malformed",
+          rawJson: "verify",
+          call: withRaw({ z: 1, id: 9007199254740992, a: [1.5, 2] }, '{"z":1,"z":1}'),
+          want: { json: canonical, diagnostics: [" raw-json-invalid", ...lost] },
+        },
+      ];
+    const schema: JsonSchema = {
+      type: "object",
+      properties: {
+        id: { type: "integer" },
+        z: { type: "integer" },
+        a: { items: { type: "integer" } },
+      },
+    };
+    for (const c of cases) {
+      test(c.name, () => {
+        expect(decode(c.call, schema, { canonical: true, rawJson: c.rawJson })).toEqual(c.want);
+      });
+    }
+    test("verify, disagreeing: raw-struct-mismatch, as without the option", () => {
+      expect(() =>
+        toolCallToJson(withRaw({ id: 1 }, '{"id":2}'), schema, { canonical: true }),
+      ).toThrow(expect.objectContaining({ code: "raw-struct-mismatch", path: "/id" }));
+    });
+  });
   test("an unknown rawJson mode is option-invalid", () => {
     expect(() => toolCallToJson(withRaw({}, "{}"), null, { rawJson: "maybe" as "trust" })).toThrow(
       expect.objectContaining({ code: "option-invalid" }),

@@ -44,6 +44,14 @@ describe("tool results", () => {
       { code: "integer-precision-lost", path: "/rows/1/0" },
     ]);
   });
+  test("canonical gives the Struct's canonical text, with the raw text present or not", () => {
+    const canonical = '{"rows":[[9007199254740992,"Ada"],[9007199254740996,"Grace"]]}';
+    for (const rawJson of ["verify", "trust", "ignore"] as const) {
+      expect(toolResultToJson(wire(rowsText), rowsSchema, { canonical: true, rawJson })).toBe(
+        canonical,
+      );
+    }
+  });
   test("when-lossy keeps the text only when needed", () => {
     expect(
       wire('{"a":1.5}', { rawStructuredContentJson: "when-lossy" }).rawStructuredContentJson,

@@ -104,7 +104,10 @@ export interface ToolCallToJsonOptions extends StructToJsonOptions {
    * untouched if it is one well-formed JSON object that agrees with `args`;
    * malformed → `raw-json-invalid` and the Struct path; disagreeing → throw
    * `raw-struct-mismatch`. "trust": return it without parsing (only for
-   * pipelines whose sender is trusted). "ignore": always decode `args`.
+   * pipelines whose sender is trusted). "ignore": always decode `args`. With
+   * `canonical`, the output is the Struct's canonical text in every mode
+   * ("verify" still verifies the raw text); `indent` and `wholeFloats` do not
+   * reformat a raw text passed on.
    */
   rawJson: RawJsonMode;
   /**
@@ -183,6 +186,13 @@ const inputCodes = [
   "schema-invalid",
 ] as const;
 
+/** `onDiagnostic` without `integer-written-as-float`, which is about a raw text not returned. */
+function notAboutTheText(onDiagnostic: DiagnosticHandler): DiagnosticHandler {
+  return (d) => {
+    if (d.code !== "integer-written-as-float") onDiagnostic(d);
+  };
+}
+
 /** The shared decoding path of tool calls and tool results (options resolved by the caller). */
 export function argumentsText(
   struct: JsonObject | undefined,
@@ -193,18 +203,25 @@ export function argumentsText(
   const mode = options.rawJson;
   checkOneOf("rawJson", mode, ["verify", "trust", "ignore"]);
   if (raw !== undefined && mode !== "ignore") {
-    if (mode === "trust") return raw;
+    // Canonical output (RFC 8785) writes each number in its float64's
+    // ECMAScript form, which the Struct holds: a text that agrees with it
+    // canonicalizes to the Struct's canonical text, so that text is returned
+    // (the raw text verified first, as without the option). Never the raw
+    // text itself: a caller hashing canonical output must get one text per value.
+    if (mode === "trust" && !options.canonical) return raw;
     // The decoder's options are checked before the raw text is read, as when it is absent.
     resolveToJsonOptions(options);
     if (
+      mode === "verify" &&
       verifyRawJson(
         raw,
         struct ?? {},
         schema,
         options.recursionLimit,
-        options.onDiagnostic,
+        options.canonical ? notAboutTheText(options.onDiagnostic) : options.onDiagnostic,
         options.patterns,
-      )
+      ) &&
+      !options.canonical
     )
       return raw;
   }
