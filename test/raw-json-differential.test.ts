@@ -13,9 +13,12 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { CallMCPToolSchema, MCPToolResultSchema } from "../gen/toolbridge/v1/toolbridge_pb.js";
 import { collectDiagnostics } from "../src/diagnostics.js";
 import { isStructJsonError } from "../src/errors.js";
+import type { PatternEngine } from "../src/patterns/engine.js";
+import { re2Patterns } from "../src/patterns/index.js";
 import { repairArguments } from "../src/repair/index.js";
 import { walkNumbers } from "../src/schema/index.js";
 import type { JsonSchema } from "../src/schema/json-schema.js";
+import { structToJson } from "../src/struct/to-json.js";
 import { verifyRawJson } from "../src/tool/raw-json.js";
 import { toolCallFromJson, toolCallToJson } from "../src/tool/tool-call.js";
 import { toolResultToJson } from "../src/tool/tool-result.js";
@@ -879,10 +882,70 @@ describe("integer-written-as-float: the walk along the whole floats' paths only 
           if (reading === "integer" && Number.isInteger(value))
             everywhere.push(`integer-written-as-float ${path.reduce<string>(child, "")}`);
         });
-        expect(list.map((d) => `${d.code} ${d.path}`).sort()).toEqual(everywhere.sort());
+        // (The reader's notes along those paths are reported too: the test below.)
+        const written = list.filter((d) => d.code === "integer-written-as-float");
+        expect(written.map((d) => `${d.code} ${d.path}`).sort()).toEqual(everywhere.sort());
       }),
       runs(300, 11_002),
     );
+  });
+
+  test("the reader's notes along those paths are reported, as the Struct path reports them", () => {
+    const patterned: JsonSchema = {
+      type: "object",
+      patternProperties: { "^id_": { type: "integer" } },
+      properties: { n: { type: "integer" } },
+    };
+    const refToNowhere: JsonSchema = {
+      type: "object",
+      properties: { r: { $ref: "#/$defs/nowhere" }, n: { type: "integer" } },
+    };
+    const cases: [
+      schema: JsonSchema,
+      raw: string,
+      args: JsonObject,
+      patterns: PatternEngine | undefined,
+      want: string[],
+    ][] = [
+      // Without an engine no member is known to escape the pattern: none is read.
+      [
+        patterned,
+        '{"id_1":5.0,"n":2.0}',
+        { id_1: 5, n: 2 },
+        undefined,
+        ["/id_1 schema-pattern-unevaluated", "/n schema-pattern-unevaluated"],
+      ],
+      [
+        patterned,
+        '{"id_1":5.0,"n":2.0}',
+        { id_1: 5, n: 2 },
+        re2Patterns,
+        ["/id_1 integer-written-as-float", "/n integer-written-as-float"],
+      ],
+      [
+        refToNowhere,
+        '{"r":5.0,"n":2.0}',
+        { r: 5, n: 2 },
+        undefined,
+        ["/r schema-ref-unresolved", "/n integer-written-as-float"],
+      ],
+      // Only where a whole float is: a note elsewhere does not concern the text passed on.
+      [patterned, '{"id_1":5,"n":2}', { id_1: 5, n: 2 }, undefined, []],
+      [refToNowhere, '{"r":5,"n":2.0}', { r: 5, n: 2 }, undefined, ["/n integer-written-as-float"]],
+    ];
+    for (const [schema, raw, args, patterns, want] of cases) {
+      const { list, onDiagnostic } = collectDiagnostics();
+      expect(verifyRawJson(raw, args, schema, 100, onDiagnostic, patterns)).toBe(true);
+      expect(list.map((d) => `${d.path} ${d.code}`)).toEqual(want);
+      // The Struct path reports the same notes (and more: it reads every number).
+      const struct: string[] = [];
+      structToJson(args, schema, {
+        patterns,
+        onDiagnostic: (d) => struct.push(`${d.path} ${d.code}`),
+      });
+      for (const w of want)
+        if (!w.endsWith("integer-written-as-float")) expect(struct).toContain(w);
+    }
   });
 });
 

@@ -102,7 +102,7 @@ export function verifyRawJson(
       }
       at.set(tokens[tokens.length - 1]!, whole);
     }
-    markIntegers(parsed, schema, only, whole, integer, recursionLimit, patterns);
+    markIntegers(parsed, schema, only, whole, integer, recursionLimit, patterns, onDiagnostic);
     // In the text's order.
     for (const tokens of wholeFloats) {
       let at: PathTree | undefined = only;
@@ -124,7 +124,13 @@ function wholeFloatTree(): { only: PathTree; whole: PathTree; integer: PathTree 
   return { only: new Map(), whole: new Map(), integer: new Map() };
 }
 
-/** Walks the whole floats' paths in `only`, swapping `whole` for `integer` where the schema reads integer. */
+/**
+ * Walks the whole floats' paths in `only`, swapping `whole` for `integer`
+ * where the schema reads integer. The reader's notes along them are reported
+ * as the Struct path reports them: they say where a reading was not made (a
+ * pattern no engine evaluated, a `$ref` to nowhere, the budget), so where an
+ * `integer-written-as-float` may be missing.
+ */
 function markIntegers(
   parsed: JsonObject,
   schema: JsonSchema | CompiledSchema,
@@ -133,6 +139,7 @@ function markIntegers(
   integer: PathTree,
   recursionLimit: number,
   patterns: PatternEngine | undefined,
+  onDiagnostic: DiagnosticHandler,
 ): void {
   walkNumbers(
     parsed,
@@ -144,7 +151,12 @@ function markIntegers(
       const last = path[path.length - 1]!;
       if (at?.get(last) === whole) at.set(last, integer);
     },
-    { patterns, recursionLimit, only },
+    {
+      patterns,
+      recursionLimit,
+      only,
+      onNote: (code, path) => onDiagnostic({ code, path: pointerFrom(path) }),
+    },
   );
 }
 
@@ -176,7 +188,7 @@ function reportFromSpans(
     }
     frames[frames.length - 1]!.tree!.set(tokens[tokens.length - 1]!, whole);
   });
-  markIntegers(parsed, schema, only, whole, integer, recursionLimit, patterns);
+  markIntegers(parsed, schema, only, whole, integer, recursionLimit, patterns, onDiagnostic);
   forEachWholeFloat(root, only, (frames, tokens) => {
     if (frames[frames.length - 1]!.tree?.get(tokens[tokens.length - 1]!) === integer) {
       onDiagnostic({ code: "integer-written-as-float", path: pointerFrom(tokens) });
