@@ -21,6 +21,7 @@ import {
   exactToolHandler,
 } from "../src/mcp/server/index.js";
 import { RequestGate } from "../src/mcp/server/request-gate.js";
+import { gatedExtra } from "./mcp/gated-extra.js";
 
 const CANARY = "sk-live-CANARY-7f3a";
 const CANARY_DIGITS = "9007199254740993731";
@@ -168,14 +169,19 @@ describe("struct-json-bridge/mcp/server", () => {
     [
       "text that disagrees",
       { secret: CANARY, id: 5 },
-      { [ARGUMENTS_JSON_META_KEY]: `{"secret":"${CANARY}","id":${CANARY_DIGITS}}` },
+      gatedExtra(`{"secret":"${CANARY}","id":${CANARY_DIGITS}}`)._meta,
     ],
     [
       "out of range",
       { secret: CANARY, id: 1 },
-      { [ARGUMENTS_JSON_META_KEY]: `{"secret":"${CANARY}","id":1e400}` },
+      gatedExtra(`{"secret":"${CANARY}","id":1e400}`)._meta,
     ],
-  ])("exactToolHandler refuses without text: %s", async (_label, args, meta) => {
+    [
+      "a text put under the key by hand",
+      { secret: CANARY, id: Number(CANARY_DIGITS) },
+      { [ARGUMENTS_JSON_META_KEY]: `{"secret":"${CANARY}","id":${CANARY_DIGITS}}` },
+    ],
+  ])("exactToolHandler refuses: %s", async (_label, args, meta) => {
     const handler = exactToolHandler(() => ({ content: [] }));
     const error = await handler(args, { _meta: meta }).then(
       () => undefined,

@@ -8,7 +8,9 @@
 // guards against a quadratic read).
 
 import { PassThrough } from "node:stream";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import {
   CallToolRequestSchema,
   type JSONRPCMessage,
@@ -39,6 +41,7 @@ import {
 } from "../src/mcp/server/index.js";
 import { exactInteger, numberLoss } from "../src/mcp/server/number-loss.js";
 import { RequestGate } from "../src/mcp/server/request-gate.js";
+import { gatedExtra } from "./mcp/gated-extra.js";
 import {
   argumentsText,
   encodeString,
@@ -374,9 +377,9 @@ describe("exactToolHandler receives the oracle's exact value", () => {
           seen = received;
           return { content: [] };
         });
-        const outcome = handler(JSON.parse(text), {
-          _meta: { [ARGUMENTS_JSON_META_KEY]: trimJson(text) },
-        });
+        const extra = gatedExtra(text);
+        expect(extra._meta[ARGUMENTS_JSON_META_KEY]).toBe(trimJson(text));
+        const outcome = handler(JSON.parse(text), extra);
         const outOfRange = oracleLosses(text, true);
         if (outOfRange.length > 0) {
           await expect(outcome).rejects.toMatchObject({
@@ -434,8 +437,18 @@ function recordingServer(seen: Seen): McpServer {
   return server;
 }
 
-/** Sends `lines` (then a ping) to a fresh server over ExactStdioServerTransport; the replies and what the handlers saw. */
-async function overStdio(lines: string[]) {
+/** The exact stdio transport, with the recording server's exact tools. */
+const exactStdio = (stdin: PassThrough, stdout: PassThrough): StdioServerTransport =>
+  new ExactStdioServerTransport(stdin, stdout, { exactTools: ["exact", "renamed", "positive"] });
+
+/**
+ * Sends `lines` (then a ping) to a fresh server over ExactStdioServerTransport
+ * (or the transport `make` gives); the replies and what the handlers saw.
+ */
+async function overStdio(
+  lines: string[],
+  make: (stdin: PassThrough, stdout: PassThrough) => StdioServerTransport = exactStdio,
+) {
   const seen: Seen = new Map();
   const stdin = new PassThrough();
   const stdout = new PassThrough();
@@ -468,9 +481,7 @@ async function overStdio(lines: string[]) {
     }
   });
   const server = recordingServer(seen);
-  const transport = new ExactStdioServerTransport(stdin, stdout, {
-    exactTools: ["exact", "renamed", "positive"],
-  });
+  const transport = make(stdin, stdout);
   await server.connect(transport);
   transport.onerror = (e) => errors.push(e.name);
   stdin.write(`${lines.join("\n")}\n{"jsonrpc":"2.0","id":"end","method":"ping"}\n`);
@@ -514,6 +525,46 @@ describe("end to end over stdio: what a handler receives", () => {
           },
         });
       }
+    },
+    HANG_GUARD,
+  );
+
+  test.each([
+    [
+      "the SDK's own StdioServerTransport (no gate)",
+      (i: PassThrough, o: PassThrough) => new StdioServerTransport(i, o),
+    ],
+    ["ExactStdioServerTransport", exactStdio],
+  ])(
+    "a client's own text under the key never reaches the handler as exact: %s",
+    async (label, make) => {
+      // The SDK validates n = 2^53; the forged text claims 2^53 + 1.
+      const forgedMeta = `"_meta":{"${ARGUMENTS_JSON_META_KEY}":"{\\"id\\":5,\\"n\\":${BIG}}","struct-json-bridge/argumentsJsonNonce":"guess"}`;
+      const { seen, replies } = await overStdio(
+        [
+          `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"exact","arguments":{"id":5,"n":9007199254740992},${forgedMeta}}}`,
+          `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"exact","arguments":{"id":5},${forgedMeta}}}`,
+        ],
+        make,
+      );
+      if (label === "ExactStdioServerTransport") {
+        // The gate replaced the claim with the call's own text: the handler gets what was sent.
+        expect(seen).toEqual({
+          1: { tool: "exact", args: { id: 5, n: 9007199254740992 } },
+          2: { tool: "exact", args: { id: 5 } },
+        });
+        return;
+      }
+      // No gate: no exact text can be trusted, so 2^53 (which may have been rounded) is refused.
+      expect(seen).toEqual({ 2: { tool: "exact", args: { id: 5 } } });
+      expect(replies[1]).toMatchObject({
+        result: {
+          isError: true,
+          content: [
+            { type: "text", text: expect.stringContaining("integer-precision-lost at /n:") },
+          ],
+        },
+      });
     },
     HANG_GUARD,
   );
@@ -566,6 +617,39 @@ describe("end to end over stdio: what a handler receives", () => {
       expect(losslessParse(line)).toMatchObject({
         result: { structuredContent: { id: { value: "9007199254740993" }, meta: "object" } },
       });
+    },
+    HANG_GUARD,
+  );
+
+  test(
+    "a low-level tools/call handler (Server.setRequestHandler) handing on `extra` gets exact integers",
+    async () => {
+      const server = new Server(
+        { name: "low-level", version: "1" },
+        { capabilities: { tools: {} } },
+      );
+      const seen: unknown[] = [];
+      const handler = exactToolHandler((args) => {
+        seen.push(args);
+        return { content: [] };
+      });
+      // The SDK hands the handler a parsed copy of the request, but `extra._meta` is the object the gate admitted.
+      server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+        handler(request.params.arguments, extra),
+      );
+      const stdin = new PassThrough();
+      const stdout = new PassThrough();
+      const reply = new Promise<string>((resolve) =>
+        stdout.once("data", (chunk) => resolve(String(chunk))),
+      );
+      await server.connect(new ExactStdioServerTransport(stdin, stdout, { exactTools: ["t"] }));
+      stdin.write(
+        `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"id":${BIG}}}}\n`,
+      );
+      const line = await reply;
+      await server.close();
+      expect(JSON.parse(line).result).toEqual({ content: [] });
+      expect(seen).toEqual([{ id: 9007199254740993n }]);
     },
     HANG_GUARD,
   );

@@ -40,6 +40,7 @@ import {
 } from "../src/mcp/server/number-loss.js";
 import { RequestGate } from "../src/mcp/server/request-gate.js";
 import { exactWireMessage } from "../src/mcp/server/wire.js";
+import { gatedExtra } from "./mcp/gated-extra.js";
 import { type RunningServer, startTsServer } from "./mcp/servers.js";
 
 const ROOT = new URL("..", import.meta.url).pathname;
@@ -209,9 +210,8 @@ describe("RequestGate", () => {
 });
 
 describe("exactToolHandler", () => {
-  const extraWith = (text?: string) => ({
-    _meta: text === undefined ? {} : { [ARGUMENTS_JSON_META_KEY]: text },
-  });
+  // The exact text as an exact transport hands it on: through a real gate (a string put under the key by hand is not trusted).
+  const extraWith = (text?: string) => (text === undefined ? { _meta: {} } : gatedExtra(text));
 
   test("integers beyond 2^53 arrive as bigint (default) or text; others as numbers", async () => {
     const seen: unknown[] = [];
@@ -300,6 +300,48 @@ describe("exactToolHandler", () => {
   test("exactArgumentsJson reads the text the exact transport recorded", () => {
     expect(exactArgumentsJson(extraWith('{"a":1.0}'))).toBe('{"a":1.0}');
     expect(exactArgumentsJson({})).toBeUndefined();
+  });
+
+  test("a text put under the key by hand (no exact transport) is not trusted: the call is refused", async () => {
+    let ran = false;
+    const handler = exactToolHandler(() => {
+      ran = true;
+      return { content: [] };
+    });
+    // The SDK parsed and validated n = 2^53; the client's own text claims 2^53 + 1.
+    const forged = { _meta: { [ARGUMENTS_JSON_META_KEY]: '{"id":5,"n":9007199254740993}' } };
+    expect(exactArgumentsJson(forged)).toBeUndefined();
+    await expect(handler({ id: 5, n: 9007199254740992 }, forged)).rejects.toMatchObject({
+      code: -32602,
+      data: { errors: [{ code: "integer-precision-lost", path: "/n" }] },
+    });
+    expect(ran).toBe(false);
+    // The same text, admitted by a gate: trusted, and read exactly.
+    const seen: unknown[] = [];
+    await exactToolHandler((args) => {
+      seen.push(args);
+      return { content: [] };
+    })({ id: 5, n: 9007199254740992 }, gatedExtra('{"id":5,"n":9007199254740993}'));
+    expect(seen).toEqual([{ id: 5, n: 9007199254740993n }]);
+  });
+
+  test("a gate's text is trusted only in the _meta object it admitted, and only while unchanged", async () => {
+    const text = '{"id":5,"n":9007199254740993}';
+    const extra = gatedExtra(text);
+    expect(exactArgumentsJson(extra)).toBe(text);
+    // A copy holds the same string, but is not the object the gate admitted.
+    expect(exactArgumentsJson({ _meta: { ...extra._meta } })).toBeUndefined();
+    expect(exactArgumentsJson({ ...extra })).toBe(text); // (the same _meta: a shallow copy of extra)
+    // The admitted object with its text replaced afterwards.
+    extra._meta[ARGUMENTS_JSON_META_KEY] = '{"id":5,"n":9007199254740995}';
+    expect(exactArgumentsJson(extra)).toBeUndefined();
+    const handler = exactToolHandler(() => ({ content: [] }));
+    await expect(handler({ id: 5, n: 9007199254740996 }, extra)).rejects.toMatchObject({
+      code: -32602,
+      data: { errors: [{ code: "integer-precision-lost", path: "/n" }] },
+    });
+    delete extra._meta[ARGUMENTS_JSON_META_KEY];
+    expect(exactArgumentsJson(extra)).toBeUndefined();
   });
 });
 

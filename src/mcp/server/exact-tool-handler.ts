@@ -10,7 +10,7 @@ import { serializeExactMessage } from "../exact-number.js";
 import { buildExactJson } from "../exact-parse.js";
 import { STRUCTURED_CONTENT_JSON_META_KEY } from "../exact-result.js";
 import { exactInteger, type NumberLoss, numberLoss, suspectNumbers } from "./number-loss.js";
-import { ARGUMENTS_JSON_META_KEY } from "./request-gate.js";
+import { vettedArgumentsJson } from "./request-gate.js";
 import { replaceBigints } from "./wire.js";
 
 /** Options of {@link exactToolHandler}. */
@@ -58,10 +58,14 @@ function invalidParams(loss: Pick<NumberLoss, "code" | "path">, detail: string):
   );
 }
 
-/** The arguments' exact JSON text, when the call came through an exact server transport. */
+/**
+ * The arguments' exact JSON text, when the call came through an exact server
+ * transport: only the text that transport put in `extra._meta` (that very
+ * object, the text unchanged) counts; a string a client sent under
+ * `ARGUMENTS_JSON_META_KEY` past a plain transport does not.
+ */
 export function exactArgumentsJson(extra: ToolHandlerExtra): string | undefined {
-  const text = extra._meta?.[ARGUMENTS_JSON_META_KEY];
-  return typeof text === "string" ? text : undefined;
+  return vettedArgumentsJson(extra._meta);
 }
 
 /** An integer of the exact text that a JavaScript number cannot hold, and what the handler gets for it. */

@@ -18,6 +18,24 @@ export const ARGUMENTS_JSON_META_KEY = "struct-json-bridge/argumentsJson";
 // Marks the text as put there by this transport (a client cannot know the value).
 const NONCE_META_KEY = "struct-json-bridge/argumentsJsonNonce";
 
+// Each `_meta` object a gate admitted with its exact text, and that text. The
+// SDK hands a handler this very object (`extra._meta`): a string under the key
+// in any other object (a client's own, behind a transport with no gate) is not
+// trusted, whatever it says.
+const vetted = new WeakMap<object, string>();
+
+/**
+ * The arguments' exact text a gate admitted in `meta`, provided `meta` is that
+ * very object and still holds that text under {@link ARGUMENTS_JSON_META_KEY}.
+ */
+export function vettedArgumentsJson(meta: unknown): string | undefined {
+  if (meta === null || typeof meta !== "object") return undefined;
+  const text = vetted.get(meta);
+  return text !== undefined && (meta as JsonRecord)[ARGUMENTS_JSON_META_KEY] === text
+    ? text
+    : undefined;
+}
+
 /** The most losses named in one refusal's `data`, and the most path characters beyond the first. */
 const MAX_REPORTED_LOSSES = 100;
 const MAX_REPORTED_PATH_CHARS = 65_536;
@@ -138,6 +156,8 @@ export class RequestGate {
    * After the SDK validated `message`, before its server sees it: the refusal
    * to send instead, or undefined to pass the message on. Exact text this gate
    * did not put there is removed; without it, a big integer cannot be trusted.
+   * The `_meta` object holding the text this gate put there is recorded: only
+   * there does `exactArgumentsJson` read it.
    */
   admit(message: JSONRPCMessage): JSONRPCErrorResponse | undefined {
     if (!("method" in message) || message.method !== "tools/call" || !("id" in message))
@@ -151,6 +171,9 @@ export class RequestGate {
       if (meta[NONCE_META_KEY] === this.nonce && typeof text === "string") exactText = text;
       else delete meta[ARGUMENTS_JSON_META_KEY];
       delete meta[NONCE_META_KEY];
+      // The object the SDK will hand the handler as `extra._meta` (a refused call never reaches one).
+      if (exactText !== undefined) vetted.set(meta, exactText);
+      else vetted.delete(meta);
     }
     const name = typeof params.name === "string" ? params.name : "";
     let losses: NumberLoss[];
