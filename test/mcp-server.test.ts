@@ -14,7 +14,7 @@ import {
   LATEST_PROTOCOL_VERSION,
   McpError,
 } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { EXACT_TOOLS, exactServer } from "../examples/mcp/exact-server.js";
 import { buildExactJson } from "../src/mcp/exact-parse.js";
 import {
@@ -323,6 +323,19 @@ describe("exactToolHandler", () => {
       return { content: [] };
     })({ id: 5, n: 9007199254740992 }, gatedExtra('{"id":5,"n":9007199254740993}'));
     expect(seen).toEqual([{ id: 5, n: 9007199254740993n }]);
+  });
+
+  test("a gate of another copy of the module (a require beside an import, two installs) is trusted too", async () => {
+    const text = '{"id":5,"n":9007199254740993}';
+    vi.resetModules();
+    const other = (await import(
+      "../src/mcp/server/request-gate.js"
+    )) as typeof import("../src/mcp/server/request-gate.js");
+    expect(other.RequestGate).not.toBe(RequestGate);
+    const extra = gatedExtra(text);
+    expect(other.vettedArgumentsJson(extra._meta)).toBe(text);
+    const forged = { [ARGUMENTS_JSON_META_KEY]: text };
+    expect(other.vettedArgumentsJson(forged)).toBeUndefined();
   });
 
   test("a gate's text is trusted only in the _meta object it admitted, and only while unchanged", async () => {

@@ -21,8 +21,22 @@ const NONCE_META_KEY = "struct-json-bridge/argumentsJsonNonce";
 // Each `_meta` object a gate admitted with its exact text, and that text. The
 // SDK hands a handler this very object (`extra._meta`): a string under the key
 // in any other object (a client's own, behind a transport with no gate) is not
-// trusted, whatever it says.
-const vetted = new WeakMap<object, string>();
+// trusted, whatever it says. One table per process, not per copy of this
+// module: an app may load the transport through `require` and the handler
+// through `import` (two builds), or hold two copies of the package.
+const vetted: WeakMap<object, string> = sharedTable(
+  Symbol.for("struct-json-bridge/vettedArgumentsJson"),
+);
+
+function sharedTable(key: symbol): WeakMap<object, string> {
+  const holder = globalThis as { [k: symbol]: unknown };
+  const existing = holder[key];
+  if (existing instanceof WeakMap) return existing as WeakMap<object, string>;
+  const table = new WeakMap<object, string>();
+  // Not enumerable, not writable: code that copies globalThis or assigns over it does not replace the table.
+  Object.defineProperty(holder, key, { value: table });
+  return table;
+}
 
 /**
  * The arguments' exact text a gate admitted in `meta`, provided `meta` is that
