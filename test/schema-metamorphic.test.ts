@@ -86,7 +86,19 @@ const clone = <T>(x: T): T => JSON.parse(JSON.stringify(x)) as T;
 // Family 1: template schemas, refs by name.
 
 /** Def names that need escapes in a JSON Pointer or a URI fragment. */
-const DEF_NAMES = ["Cat", "a/b", "a~b", "~1", "p%q", "sp ace", "é", "x#y", "__proto__"] as const;
+const DEF_NAMES = [
+  "Cat",
+  "a/b",
+  "a~b",
+  "~1",
+  "p%q",
+  "sp ace",
+  "end ",
+  "t\tab",
+  "é",
+  "x#y",
+  "__proto__",
+] as const;
 /** Member keys of the template's objects and of its arguments. */
 const KEYS = ["p", "q", "kind", "n", "__proto__"] as const;
 
@@ -195,6 +207,8 @@ const templateSchemaArb: fc.Arbitrary<Template> = fc
 interface Style {
   readonly defsKey: "$defs" | "definitions";
   readonly refs: "pointer" | "percent" | "id-relative" | "id-absolute" | "anchor" | "resource";
+  /** Pointers with only `~` and `%` escaped: spaces, tabs and `#` as they are. */
+  readonly rawRefs: boolean;
   /** A ref goes through this many refs to the def. */
   readonly chain: number;
   /** Refs replaced by (a copy of) their target, this many levels deep. */
@@ -213,6 +227,7 @@ interface Style {
 const BASE_STYLE: Style = {
   defsKey: "$defs",
   refs: "pointer",
+  rawRefs: false,
   chain: 0,
   inline: 0,
   wrap: "none",
@@ -228,13 +243,9 @@ const BASE_STYLE: Style = {
 const ROOT_ID = "https://example.invalid/dir/root.json";
 
 /** A JSON Pointer token: `~` → `~0`, `/` → `~1`; then what a URI fragment needs (`%`, `#`, space). */
-function pointerToken(name: string): string {
-  return name
-    .replaceAll("~", "~0")
-    .replaceAll("/", "~1")
-    .replaceAll("%", "%25")
-    .replaceAll("#", "%23")
-    .replaceAll(" ", "%20");
+function pointerToken(name: string, raw = false): string {
+  const token = name.replaceAll("~", "~0").replaceAll("/", "~1").replaceAll("%", "%25");
+  return raw ? token : token.replaceAll("#", "%23").replaceAll(" ", "%20").replaceAll("\t", "%09");
 }
 
 /** Every byte percent-encoded. */
@@ -275,7 +286,7 @@ function render(tpl: Template, style: Style): JsonSchema {
     }
   };
   const refToKey = (key: string): string => {
-    const pointer = `/${style.defsKey}/${pointerToken(key)}`;
+    const pointer = `/${style.defsKey}/${pointerToken(key, style.rawRefs)}`;
     switch (style.refs) {
       case "percent":
         // Every byte of the pointer (`/` included) percent-encoded: the fragment is decoded first.
@@ -511,6 +522,11 @@ function inPlaceCycle(tpl: Template): boolean {
 const REWRITES: readonly (readonly [string, Partial<Style>])[] = [
   ["definitions for $defs", { defsKey: "definitions" }],
   ["percent-encoded pointers", { refs: "percent" }],
+  ["pointers with spaces, tabs and # unescaped", { rawRefs: true }],
+  [
+    "$id-relative pointers with spaces, tabs and # unescaped",
+    { refs: "id-relative", rawRefs: true },
+  ],
   ["$id-relative refs", { refs: "id-relative" }],
   ["absolute refs by the root's $id", { refs: "id-absolute" }],
   ["refs to $anchor names", { refs: "anchor" }],
@@ -877,5 +893,41 @@ describe("one schema, given every way: raw, compiled, an equal copy, warm or col
       ),
       runs(150, 33_002),
     );
+  });
+});
+
+// Shrunk counterexamples of the properties above, kept as named regressions
+// with their exact output, through both modes.
+describe("regressions found by these properties", () => {
+  test("a pointer with a trailing space or a tab lands where it does through `#`, through an `$id`-relative URI too", () => {
+    // Shrunk from "$id-relative pointers with spaces, tabs and # unescaped": the URL parser
+    // drops a fragment's tabs and trailing spaces, so `root.json#/$defs/end ` reached def "end".
+    const schema = JSON.parse(`{
+      "$id": "https://example.invalid/dir/root.json",
+      "properties": {
+        "v": { "$ref": "#/$defs/end " },
+        "w": { "$ref": "root.json#/$defs/end " },
+        "x": { "$ref": "#/$defs/t\\tab" },
+        "y": { "$ref": "https://example.invalid/dir/root.json#/$defs/t\\tab" },
+        "z": { "$ref": "#end " },
+        "a": { "$ref": "#anchored " }
+      },
+      "$defs": {
+        "end ": { "type": "integer" },
+        "end": { "type": "number" },
+        "t\\tab": { "type": "integer" },
+        "tab": { "type": "number" },
+        "old": { "$id": "#end ", "type": "integer" },
+        "new": { "$anchor": "anchored ", "type": "integer" },
+        "other": { "$anchor": "anchored", "type": "number" }
+      }
+    }`) as JsonSchema;
+    const args = { v: 5, w: 5, x: 5, y: 5, z: 5, a: 5 };
+    for (const mode of ["engine", "default"] as const) {
+      expect(outcome(args, schema, mode), mode).toEqual({
+        text: '{"v":5,"w":5,"x":5,"y":5,"z":5,"a":5}',
+        diagnostics: [],
+      });
+    }
   });
 });
