@@ -479,6 +479,74 @@ const templateArgsArb: fc.Arbitrary<JsonObject> = fc.letrec<{
     .map((entries) => toObject(entries) as JsonObject),
 })).object;
 
+const edgeNumber = fc.constantFrom<JsonValue>(5, 0, -0, 2.5, 2 ** 53 + 2, 1e21, -(2 ** 60), 0.1);
+
+/** A value shaped like the template says (members, elements, branches, tags), numbers at its number positions. */
+function valueFor(tpl: Template, t: T, depth: number): fc.Arbitrary<JsonValue> {
+  const defOf = (name: string) => tpl.defs.find(([n]) => n === name)![1];
+  if (depth > 6) return edgeNumber;
+  switch (t.k) {
+    case "ref":
+      return valueFor(tpl, defOf(t.name), depth + 1);
+    case "obj": {
+      const members = t.props.map(([k, v]) =>
+        fc.option(valueFor(tpl, v, depth + 1), { freq: 4 }).map((x) => [k, x] as const),
+      );
+      const extra =
+        t.additional === undefined
+          ? fc.constant(undefined)
+          : fc.option(valueFor(tpl, t.additional, depth + 1), { freq: 2 });
+      return fc.tuple(fc.tuple(...members), extra).map(([list, z]) => {
+        const entries: [string, JsonValue][] = [];
+        for (const [k, x] of list) if (x !== null) entries.push([k, x]);
+        if (z !== undefined && z !== null) entries.push(["z", z]);
+        return toObject(entries) as JsonValue;
+      });
+    }
+    case "arr":
+      return fc.array(valueFor(tpl, t.items, depth + 1), { maxLength: 4 });
+    case "anyOf":
+    case "oneOf":
+    case "allOf":
+      return fc.oneof(...t.items.map((x) => valueFor(tpl, x, depth + 1)));
+    case "nullable":
+      return fc.oneof(fc.constant(null), valueFor(tpl, t.inner, depth + 1));
+    case "disc":
+      return fc
+        .constantFrom(...t.names)
+        .chain((name) =>
+          valueFor(tpl, defOf(name), depth + 1).map((v) =>
+            v !== null && typeof v === "object" && !Array.isArray(v)
+              ? (toObject([
+                  ["kind", name],
+                  ...Object.entries(v).filter(([k]) => k !== "kind"),
+                ]) as JsonValue)
+              : v,
+          ),
+        );
+    default:
+      return edgeNumber;
+  }
+}
+
+/** A template with arguments: shaped by it (mostly), or random over its keys. */
+const templateCaseArb: fc.Arbitrary<[Template, JsonObject]> = templateSchemaArb.chain((tpl) =>
+  fc.tuple(
+    fc.constant(tpl),
+    fc.oneof(
+      {
+        weight: 3,
+        arbitrary: valueFor(tpl, tpl.root, 0).map((v) =>
+          v !== null && typeof v === "object" && !Array.isArray(v)
+            ? (v as JsonObject)
+            : ({ p: v } as JsonObject),
+        ),
+      },
+      { weight: 1, arbitrary: templateArgsArb },
+    ),
+  ),
+);
+
 /** Defs reached in place (through refs, allOf/anyOf/oneOf, nullable, discriminated branches) from `t`. */
 function inPlaceRefs(t: T, out: Set<string>): Set<string> {
   switch (t.k) {
@@ -571,7 +639,7 @@ describe("template schemas: rewrites that mean the same schema", () => {
     (name, rewrite, i) => {
       const style: Style = { ...BASE_STYLE, ...rewrite };
       fc.assert(
-        fc.property(templateSchemaArb, templateArgsArb, (tpl, args) => {
+        fc.property(templateCaseArb, ([tpl, args]) => {
           // A recursion in place (a def that reaches itself at one value position) is undefined
           // behaviour in JSON Schema (2020-12 core, 9.4.1), and the reader's answers for it do
           // change with such rewrites (see "by design" below): only schemas without one here.
@@ -899,6 +967,35 @@ describe("one schema, given every way: raw, compiled, an equal copy, warm or col
 // Shrunk counterexamples of the properties above, kept as named regressions
 // with their exact output, through both modes.
 describe("regressions found by these properties", () => {
+  test.each([
+    { kind: "Cat", text: '{"kind":"Cat","n":5}' },
+    { kind: "x#y", text: '{"kind":"x#y","n":5.0}' },
+    { kind: "y", text: '{"kind":"y","n":5}' },
+  ])(
+    "a discriminator names a branch by the last token of its decoded pointer ($kind)",
+    ({ kind, text }) => {
+      // Shrunk from "percent-encoded pointers" and "pointers with … # unescaped": the name was
+      // taken from the ref's text before decoding, "/$defs/Cat" for `#%2F%24defs%2FCat` and "y"
+      // for `#/$defs/x#y`, so no branch (or another one) was named by the member.
+      const schema = JSON.parse(`{
+      "oneOf": [
+        { "$ref": "#%2F%24defs%2FCat" },
+        { "$ref": "#/$defs/x#y" },
+        { "$ref": "#/$defs/y" }
+      ],
+      "discriminator": { "propertyName": "kind" },
+      "$defs": {
+        "Cat": { "type": "object", "properties": { "n": { "type": "integer" } } },
+        "x#y": { "type": "object", "properties": { "n": { "type": "number" } } },
+        "y": { "type": "object", "properties": { "n": { "type": "integer" } } }
+      }
+    }`) as JsonSchema;
+      for (const mode of ["engine", "default"] as const) {
+        expect(outcome({ kind, n: 5 }, schema, mode), mode).toEqual({ text, diagnostics: [] });
+      }
+    },
+  );
+
   test("a pointer with a trailing space or a tab lands where it does through `#`, through an `$id`-relative URI too", () => {
     // Shrunk from "$id-relative pointers with spaces, tabs and # unescaped": the URL parser
     // drops a fragment's tabs and trailing spaces, so `root.json#/$defs/end ` reached def "end".
