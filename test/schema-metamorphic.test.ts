@@ -221,6 +221,8 @@ interface Style {
   readonly refs: "pointer" | "percent" | "id-relative" | "id-absolute" | "anchor" | "resource";
   /** Pointers with only `~` and `%` escaped: spaces, tabs and `#` as they are. */
   readonly rawRefs: boolean;
+  /** Without any `$dynamicAnchor` or `$recursiveAnchor`, both are `$ref` (discriminated branches keep `$ref`). */
+  readonly refKeyword: "$ref" | "$dynamicRef" | "$recursiveRef";
   /** A ref goes through this many refs to the def. */
   readonly chain: number;
   /** Refs replaced by (a copy of) their target, this many levels deep. */
@@ -242,6 +244,7 @@ const BASE_STYLE: Style = {
   defsKey: "$defs",
   refs: "pointer",
   rawRefs: false,
+  refKeyword: "$ref",
   chain: 0,
   inline: 0,
   wrap: "none",
@@ -385,10 +388,10 @@ function render(tpl: Template, style: Style): JsonSchema {
           const sib = node(t.sib, depth + 1);
           return wrapped({ allOf: style.reverse ? [sib, inlined] : [inlined, sib] });
         }
-        const entries: [string, unknown][] = [["$ref", refTo(t.name, 0)]];
+        const entries: [string, unknown][] = [[style.refKeyword, refTo(t.name, 0)]];
         if (t.sib !== undefined) {
           const sib = node(t.sib, depth);
-          if (typeof sib === "boolean" || (sib as Record<string, unknown>).$ref !== undefined)
+          if (typeof sib === "boolean" || Object.hasOwn(sib as object, style.refKeyword))
             entries.push(["allOf", [sib]]);
           else for (const [k, v] of Object.entries(sib as object)) entries.push([k, v]);
         }
@@ -479,7 +482,7 @@ function render(tpl: Template, style: Style): JsonSchema {
     }
     defsOut.push([name, d]);
     for (let link = 0; link < style.chain; link++) {
-      defsOut.push([`chain ${i} ${link}`, { $ref: refTo(name, link + 1) }]);
+      defsOut.push([`chain ${i} ${link}`, { [style.refKeyword]: refTo(name, link + 1) }]);
     }
   });
   const root = node(tpl.root, 0);
@@ -639,6 +642,8 @@ const REWRITES: readonly (readonly [string, Partial<Style>])[] = [
   ["absolute refs by the root's $id", { refs: "id-absolute" }],
   ["refs to $anchor names", { refs: "anchor" }],
   ["defs as embedded $id resources", { refs: "resource" }],
+  ["$dynamicRef for $ref (no $dynamicAnchor anywhere)", { refKeyword: "$dynamicRef" }],
+  ["$recursiveRef for $ref (no $recursiveAnchor anywhere)", { refKeyword: "$recursiveRef" }],
   ["a chain of one ref", { chain: 1 }],
   ["a chain of three refs, through definitions", { chain: 3, defsKey: "definitions" }],
   ["refs inlined once", { inline: 1 }],
