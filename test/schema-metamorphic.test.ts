@@ -954,6 +954,29 @@ const HOSTILE_REWRITES: readonly (readonly [string, Rewrite])[] = [
       if (defs === undefined) root.$defs = toObject(links);
     },
   ],
+  [
+    "every schema object no ref points into split into an allOf of its keyword groups",
+    (root) => {
+      const targets = refTargets(root);
+      for (const { path, s } of schemaObjects(root).reverse()) {
+        if (targets.some((t) => t.length > path.length && isPrefix(path, t))) continue;
+        // A discriminator reads its branches' own `$ref` (by design).
+        const owner = at(root, path.slice(0, -2));
+        if (isObject(owner) && Object.hasOwn(owner, "discriminator")) continue;
+        const keep: [string, unknown][] = [];
+        const groups = new Map<string, [string, unknown][]>();
+        for (const [k, v] of Object.entries(s)) {
+          const group = KEYWORD_GROUP.get(k);
+          if (group === undefined) keep.push([k, v]);
+          else groups.set(group, [...(groups.get(group) ?? []), [k, v]]);
+        }
+        if (groups.size < 2) continue;
+        for (const k of Object.keys(s)) delete s[k];
+        const parts = [...groups.values()].map((entries) => toObject(entries));
+        Object.assign(s, toObject([...keep, ["allOf", parts]]));
+      }
+    },
+  ],
   ...(["allOf", "anyOf", "oneOf", "anyOf2"] as const).map((how): readonly [string, Rewrite] => [
     `every subschema no ref points into wrapped in ${how === "anyOf2" ? "anyOf [S, copy of S]" : `${how} [S]`}`,
     (root) => {
@@ -983,6 +1006,35 @@ const HOSTILE_REWRITES: readonly (readonly [string, Rewrite])[] = [
     },
   ]),
 ];
+
+/**
+ * Keywords that may sit in an allOf item of their own, by the group that must stay together
+ * (`additionalProperties` sees its siblings' members, `additionalItems` its sibling `items`,
+ * `then`/`else` their `if`, `discriminator` its `oneOf`/`anyOf`, `allOf` merges with the new one).
+ * The rest (`$id`, anchors, `$defs`, `unevaluated*`, which see all in place, unknown keywords)
+ * stay in the schema object.
+ */
+const KEYWORD_GROUP: ReadonlyMap<string, string> = new Map([
+  ...["properties", "patternProperties", "additionalProperties"].map(
+    (k) => [k, "members"] as const,
+  ),
+  ...["prefixItems", "items", "additionalItems"].map((k) => [k, "elements"] as const),
+  ...["if", "then", "else"].map((k) => [k, "if"] as const),
+  ...["anyOf", "oneOf", "discriminator"].map((k) => [k, "alternatives"] as const),
+  ...[
+    "type",
+    "const",
+    "enum",
+    "multipleOf",
+    "required",
+    "$ref",
+    "$dynamicRef",
+    "$recursiveRef",
+    "allOf",
+    "not",
+    "contains",
+  ].map((k) => [k, k] as const),
+]);
 
 /** True when no `$id` moves a base URI: every ref resolves against the root's. */
 function onlyRootBase(root: unknown): boolean {
