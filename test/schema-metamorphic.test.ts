@@ -960,9 +960,11 @@ const HOSTILE_REWRITES: readonly (readonly [string, Rewrite])[] = [
       const targets = refTargets(root);
       for (const { path, s } of schemaObjects(root).reverse()) {
         if (targets.some((t) => t.length > path.length && isPrefix(path, t))) continue;
-        // A discriminator reads its branches' own `$ref` (by design).
+        // A discriminator reads its branches' own `$ref`, and a pattern's subschema that says
+        // nothing is known by its form (both by design, see below).
         const owner = at(root, path.slice(0, -2));
         if (isObject(owner) && Object.hasOwn(owner, "discriminator")) continue;
+        if (path.at(-2) === "patternProperties") continue;
         const keep: [string, unknown][] = [];
         const groups = new Map<string, [string, unknown][]>();
         for (const [k, v] of Object.entries(s)) {
