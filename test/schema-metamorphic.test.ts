@@ -3,19 +3,26 @@
 // diagnostics (codes and paths, in order). Two families:
 // - schemas from a template whose refs name their target symbolically, so
 //   every rewrite is sound by construction: a ref inlined, spelt through
-//   `definitions`, percent-escapes, `$id`-relative and absolute URIs, an
-//   anchor, an embedded `$id` resource, a chain of refs; a subschema wrapped
-//   in allOf/anyOf/oneOf/anyOf [S, copy of S]; `type` as a list; `const` as
-//   a one-member `enum`; nullable as `anyOf [S, null]` or a `type` list;
-//   `multipleOf: 1` beside `type: "number"` for `type: "integer"`;
-//   `items` as a schema or as a `prefixItems` tuple of it; annotations and
-//   unknown keywords added; keys reordered;
+//   `definitions`, percent-escapes, raw spaces/tabs/`#`, `$id`-relative and
+//   absolute URIs, an anchor, an embedded `$id` resource, a chain of refs,
+//   `$dynamicRef`/`$recursiveRef` where no anchor makes them dynamic; a
+//   subschema wrapped in allOf/anyOf/oneOf/anyOf [S, copy of S]; `type` as a
+//   list; `const` as a one-member `enum`; nullable as `anyOf [S, null]` or a
+//   `type` list; `multipleOf: 1` beside `type: "number"` for `type:
+//   "integer"`; `items` as a schema or as a 2020-12 or draft-07 tuple of it;
+//   `properties`/`patternProperties` in an allOf beside
+//   `unevaluatedProperties`; annotations and unknown keywords added; keys,
+//   branches and lists reordered; over arguments shaped by the template
+//   (discriminated tags included) or random;
 // - the hostile random schemas of ./schema-arbitraries.ts, under the rewrites
 //   that stay sound there (guarded against refs that point into what is
-//   rewritten), and the second oracle: the raw schema, compileSchema's, and a
-//   fresh equal copy must all agree.
+//   rewritten): annotations, type lists, const as enum, reordering, wrapping,
+//   `$defs`/`definitions` swapped, chains of refs, keyword groups split into
+//   an allOf; and the second oracle: the raw schema, compileSchema's, a fresh
+//   equal copy, and a schema warm from other calls against a cold copy.
 // Every case runs through the default path and the engine alone (as
 // ./writer-differential.test.ts forces it), with fixed seeds and run counts.
+// The rewrites that change the answer by design are pinned at the end.
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
 import fc from "fast-check";
 import { afterEach, describe, expect, test } from "vitest";
