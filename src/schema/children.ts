@@ -193,10 +193,26 @@ class EvaluatesKeyOp extends Op<NodeBase, boolean> {
   }
   compute(n: NodeBase, work: Work): boolean {
     const expanded = expansion(n, work);
-    for (const s of expanded.schemaObjects) if (ownEvaluates(s, this.key, work)) return true;
+    // One subschema that evaluates the key settles the answer, whatever another's pattern would
+    // say: an unevaluated pattern makes it undecided only when none does, so the answer does not
+    // depend on the order of the subschemas (allOf [A, B] as allOf [B, A]).
+    let undecided = false;
+    const evaluates = (test: () => boolean): boolean => {
+      try {
+        return test();
+      } catch (e) {
+        if (e !== PATTERN_UNDECIDED) throw e;
+        undecided = true;
+        return false;
+      }
+    };
+    for (const s of expanded.schemaObjects)
+      if (evaluates(() => ownEvaluates(s, this.key, work))) return true;
     for (const d of expanded.disjunctions) {
-      for (const b of this.kept(d, work)) if (run(work, this, b) === true) return true;
+      for (const b of this.kept(d, work))
+        if (evaluates(() => run(work, this, b) === true)) return true;
     }
+    if (undecided) throw PATTERN_UNDECIDED;
     return false;
   }
 }

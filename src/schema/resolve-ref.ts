@@ -87,7 +87,7 @@ export function buildIndex(root: JsonSchemaObject, base: string): SchemaIndex {
           b = stripFragment(u.href);
           if (!resources.has(b)) resources.set(b, { raw: s, base: b });
         }
-        const frag = decodeFragment(u.hash);
+        const frag = fragmentOf(id);
         if (frag !== undefined && frag !== "" && frag[0] !== "/")
           setOnce(anchors, `${b}#${frag}`, s, b);
       }
@@ -122,6 +122,18 @@ function setOnce(
   if (!m.has(key)) m.set(key, { raw, base });
 }
 
+/**
+ * The fragment of a ref or `$id` as written, percent-decoded ("" when there is
+ * none). Not the URL's: its parser drops tabs and newlines, and trailing spaces,
+ * and turns lone surrogates into U+FFFD, so `r.json#/$defs/a ` would reach
+ * `$defs.a` where `#/$defs/a ` reaches `$defs["a "]`; a fragment is read alike
+ * however the ref's resource is written.
+ */
+function fragmentOf(ref: string): string | undefined {
+  const i = ref.indexOf("#");
+  return i < 0 ? "" : decodeFragment(ref.slice(i));
+}
+
 /** The fragment without "#", percent-decoded; undefined when the escapes are malformed. */
 function decodeFragment(hash: string): string | undefined {
   try {
@@ -152,7 +164,7 @@ export function resolveRef(
   const idx = index();
   const resource = idx.resources.get(stripFragment(u.href));
   if (resource === undefined) return undefined;
-  const frag = decodeFragment(u.hash);
+  const frag = fragmentOf(ref);
   if (frag === undefined) return undefined;
   if (frag === "") return resource;
   if (frag[0] !== "/") return idx.anchors.get(`${resource.base}#${frag}`);

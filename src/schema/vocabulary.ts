@@ -106,14 +106,30 @@ function valuesReading(values: readonly unknown[]): Reading {
   return numbers > 0 ? R_INTEGER : R_NONE;
 }
 
-/** The last segment of a `$ref` ("#/$defs/Cat" → "Cat"), unescaped. */
+/**
+ * The last segment of a `$ref` ("#/$defs/Cat" → "Cat"), unescaped: the last
+ * token of its fragment once percent-decoded, as the ref is resolved (so
+ * "#%2F%24defs%2FCat" names Cat, and "#/$defs/x#y" names x#y, not y); an
+ * anchor's name; else the last segment of the URI.
+ */
 function lastSegment(ref: string): string {
-  const i = Math.max(ref.lastIndexOf("/"), ref.lastIndexOf("#"));
-  let segment = ref.slice(i + 1);
-  try {
-    segment = decodeURIComponent(segment);
-  } catch {
-    // keep the raw text
+  const hash = ref.indexOf("#");
+  let segment = ref;
+  if (hash >= 0) {
+    segment = ref.slice(hash + 1);
+    try {
+      segment = decodeURIComponent(segment);
+    } catch {
+      // keep the raw text
+    }
+  }
+  segment = segment.slice(segment.lastIndexOf("/") + 1);
+  if (hash < 0) {
+    try {
+      segment = decodeURIComponent(segment);
+    } catch {
+      // keep the raw text
+    }
   }
   return segment.replace(/~1/g, "/").replace(/~0/g, "~");
 }

@@ -139,6 +139,10 @@ export function run<N, T>(work: Work, op: Op<N, T>, node: N): T | typeof DROPPED
   } catch (e) {
     op.stack.delete(node);
     work.depth--;
+    // The caller may go on (an undecided pattern beside a subschema that decides, see
+    // ./children.ts): it finds its own cuts and notes as they were.
+    work.cuts = outerCuts;
+    work.notes = outerNotes;
     throw e;
   }
   op.stack.delete(node);
