@@ -268,7 +268,6 @@ function repairRound(
         repaired,
         validate,
         presenceConditional,
-        positions,
       );
       if (alternatives === "spent") {
         // The budget ran out while checking: the round ends with that failure.
@@ -340,7 +339,6 @@ function withAnotherReading(
   repaired: unknown,
   validate: Validator,
   presenceConditional: boolean,
-  positions: Positions,
 ): RoundCandidate[] | "spent" {
   const enclosing = new Set<Position>();
   failures.list.forEach((f, i) => {
@@ -369,8 +367,8 @@ function withAnotherReading(
     if (had) parent[key] = now;
     else delete parent[key];
     if (without.some((f) => f.keyword === "schema-too-complex")) return "spent";
-    // By position: a failure's path is found in `positions` (never made there).
-    if (!without.some((f) => positions.find(f.path) === c.at)) out.push(c);
+    // One comparison per failure, never a key: strings of other lengths are not read.
+    if (!without.some((f) => f.path === c.path)) out.push(c);
   }
   return out;
 }
