@@ -49,3 +49,40 @@ export const BOUND = {
   /** One pass over a million keys: V8 builds such objects slowly (JSON.parse needs seconds too). */
   huge: 40_000,
 } as const;
+
+/** V8 hashes a string longer than this by its length alone (`String::kMaxHashCalcLength`). */
+export const V8_HASHED_LENGTH = 16_383;
+
+/**
+ * Runs `f` and returns its result and the most distinct strings longer than
+ * {@link V8_HASHED_LENGTH} that any one `Map` (as keys) or `Set` took while it
+ * ran. V8 hashes such strings by their length alone, so a collection holding
+ * many of them (JSON Pointers under one long key) probes linearly: quadratic
+ * overall. Counted, never timed: the verdict does not depend on the machine.
+ */
+export function longStringKeys<T>(f: () => T): { result: T; most: number } {
+  const counts = new WeakMap<object, number>();
+  let most = 0;
+  const note = (collection: Map<unknown, unknown> | Set<unknown>, key: unknown): void => {
+    if (typeof key !== "string" || key.length <= V8_HASHED_LENGTH || collection.has(key)) return;
+    const n = (counts.get(collection) ?? 0) + 1;
+    counts.set(collection, n);
+    if (n > most) most = n;
+  };
+  const mapSet = Map.prototype.set;
+  const setAdd = Set.prototype.add;
+  Map.prototype.set = function (this: Map<unknown, unknown>, key: unknown, value: unknown) {
+    note(this, key);
+    return mapSet.call(this, key, value);
+  };
+  Set.prototype.add = function (this: Set<unknown>, value: unknown) {
+    note(this, value);
+    return setAdd.call(this, value);
+  };
+  try {
+    return { result: f(), most };
+  } finally {
+    Map.prototype.set = mapSet;
+    Set.prototype.add = setAdd;
+  }
+}

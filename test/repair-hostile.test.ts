@@ -11,7 +11,8 @@ import { repairArguments } from "../src/repair/repair-arguments.js";
 import { validatorFor } from "../src/repair/validator.js";
 import { compileSchema } from "../src/schema/index.js";
 import type { JsonSchema } from "../src/schema/json-schema.js";
-import { toolCallToJson } from "../src/tool/tool-call.js";
+import { toolCallFromJson, toolCallToJson } from "../src/tool/tool-call.js";
+import { BOUND, longStringKeys, timed, V8_HASHED_LENGTH } from "./hostile-helpers.js";
 
 const intX: JsonSchema = { type: "object", properties: { x: { type: "integer" } } };
 
@@ -460,5 +461,155 @@ describe("toolCallToJson with repair: repairArguments", () => {
       caught = e;
     }
     expect((caught as StructJsonError).code).toBe("schema-invalid");
+  });
+});
+
+describe("repairArguments: many positions under one long key", () => {
+  // V8 hashes a string longer than 16,383 characters by its length alone, so
+  // the JSON Pointers under one such key (`/<key>/0`, `/<key>/1`, ...) all
+  // collide in a Map or Set keyed by pointers: quadratic in their count (2,000
+  // items under a 20,000-character key took 4 s to repair, 8 s to reject).
+  // Each case is checked by counting, not timing: no Map or Set may take more
+  // than the one long key itself.
+  const key = "k".repeat(20_000);
+  const count = 300;
+  const list = (item: string, n = count) => `{"${key}":[${Array(n).fill(item).join(",")}]}`;
+  const paths = (n = count, suffix = "") =>
+    Array.from({ length: n }, (_, i) => `/${key}/${i}${suffix}`);
+  const arrayOf = (items: JsonSchema): JsonSchema => ({
+    type: "object",
+    additionalProperties: { type: "array", items },
+  });
+
+  test("the key is long enough to hash by its length", () => {
+    expect(key.length).toBeGreaterThan(V8_HASHED_LENGTH);
+  });
+
+  test("repaired in one round (candidates, failing positions)", () => {
+    const { list: diagnostics, onDiagnostic } = collectDiagnostics();
+    const { result, most } = longStringKeys(() =>
+      repairArguments(list('"1"'), arrayOf({ type: "integer" }), { onDiagnostic }),
+    );
+    expect(result).toEqual({
+      ok: true,
+      argumentsJson: list("1"),
+      repairs: paths().map((path) => ({ path, kind: "string-to-number" })),
+    });
+    expect(diagnostics).toEqual(
+      paths().map((path) => ({ code: "argument-repaired", path, detail: "string-to-number" })),
+    );
+    expect(most).toBeLessThanOrEqual(1);
+  });
+
+  test("repairs that still fail are blocked, and the call rejected (blocked, issues)", () => {
+    const { list: diagnostics, onDiagnostic } = collectDiagnostics();
+    const { result, most } = longStringKeys(() =>
+      repairArguments(list('"1"'), arrayOf({ type: "integer", minimum: 5 }), { onDiagnostic }),
+    );
+    expect(result).toEqual({
+      ok: false,
+      issues: paths().map((path) => ({ path, keyword: "type" })),
+    });
+    expect(diagnostics).toEqual(
+      paths().map((path) => ({ code: "argument-rejected", path, detail: "type" })),
+    );
+    expect(most).toBeLessThanOrEqual(1);
+  });
+
+  test("rejected with an issue per item, two keywords each (issues, one diagnostic per path)", () => {
+    const { list: diagnostics, onDiagnostic } = collectDiagnostics();
+    const schema = arrayOf({ anyOf: [{ type: "boolean" }, { type: "null" }] });
+    const { result, most } = longStringKeys(() =>
+      repairArguments(list("1"), schema, { onDiagnostic }),
+    );
+    expect(result).toEqual({
+      ok: false,
+      issues: paths().flatMap((path) => [
+        { path, keyword: "type" },
+        { path, keyword: "anyOf" },
+      ]),
+    });
+    expect(diagnostics).toEqual(
+      paths().map((path) => ({ code: "argument-rejected", path, detail: "type,anyOf" })),
+    );
+    expect(most).toBeLessThanOrEqual(1);
+  });
+
+  test("under an enclosing union: each repair checked for another reading", () => {
+    const schema: JsonSchema = {
+      type: "object",
+      additionalProperties: {
+        anyOf: [{ type: "array", items: { type: "integer" } }, { type: "string" }],
+      },
+    };
+    // One more validation per repair (on the budget): fewer items.
+    const n = 100;
+    const { result, most } = longStringKeys(() => repairArguments(list('"1"', n), schema));
+    expect(result).toEqual({
+      ok: true,
+      argumentsJson: list("1", n),
+      repairs: paths(n).map((path) => ({ path, kind: "string-to-number" })),
+    });
+    expect(most).toBeLessThanOrEqual(1);
+  });
+
+  test("strings holding arrays whose items need a repair: two rounds", () => {
+    const schema = arrayOf({
+      anyOf: [{ type: "array", items: { type: "integer" } }, { type: "null" }],
+    });
+    // The second round checks each repair below the union for another reading: fewer items.
+    const n = 100;
+    const { result, most } = longStringKeys(() => repairArguments(list('"[\\"1\\"]"', n), schema));
+    expect(result).toEqual({
+      ok: true,
+      argumentsJson: list("[1]", n),
+      repairs: [
+        ...paths(n).map((path) => ({ path, kind: "string-to-array" })),
+        ...paths(n, "/0").map((path) => ({ path, kind: "string-to-number" })),
+      ],
+    });
+    expect(most).toBeLessThanOrEqual(1);
+  });
+
+  test("through toolCallToJson's repair: repaired, or thrown with the issues listed", () => {
+    const schema = arrayOf({ type: "integer" });
+    // Built as a client would: the Struct and the raw text (verified before the repair).
+    const call = toolCallFromJson({ name: "t", argumentsJson: list('"1"') });
+    const { list: diagnostics, onDiagnostic } = collectDiagnostics();
+    const repaired = longStringKeys(() =>
+      toolCallToJson(call, schema, { repair: repairArguments, onDiagnostic }),
+    );
+    expect(repaired.result).toBe(list("1"));
+    expect(diagnostics.filter((d) => d.code === "argument-repaired")).toHaveLength(count);
+    expect(repaired.most).toBeLessThanOrEqual(1);
+
+    const bad = toolCallFromJson({ name: "t", argumentsJson: list("true") });
+    const rejected = longStringKeys(() => {
+      try {
+        toolCallToJson(bad, schema, { repair: repairArguments });
+      } catch (e) {
+        return e;
+      }
+      return undefined;
+    });
+    const e = rejected.result as StructJsonError;
+    expect(isStructJsonError(e)).toBe(true);
+    expect(e.code).toBe("arguments-rejected");
+    expect(e.path).toBe(`/${key}/0`);
+    expect(e.message).toMatch(new RegExp(`/${key}/9 type, and ${count - 10} more$`));
+    expect(rejected.most).toBeLessThanOrEqual(1);
+  });
+
+  test("5,000 items: repaired and rejected well within the hang guard", () => {
+    const n = 5_000;
+    const repaired = timed(() => repairArguments(list('"1"', n), arrayOf({ type: "integer" })));
+    expect(repaired.result).toMatchObject({ ok: true, argumentsJson: list("1", n) });
+    expect(repaired.ms).toBeLessThan(BOUND.fast); // a hang guard, not a speed check
+    const rejected = timed(() => repairArguments(list("1", n), arrayOf({ type: "boolean" })));
+    expect(rejected.result).toEqual({
+      ok: false,
+      issues: paths(n).map((path) => ({ path, keyword: "type" })),
+    });
+    expect(rejected.ms).toBeLessThan(BOUND.fast); // a hang guard, not a speed check
   });
 });

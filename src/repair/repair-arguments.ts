@@ -13,7 +13,8 @@ import { applyEdits } from "./edits.js";
 import { integerLiteralCandidates } from "./integer-literal.js";
 import type { JsonNode } from "./json-tree.js";
 import { readJsonTree, validationValue } from "./json-tree.js";
-import type { Candidate, RepairKind } from "./rules.js";
+import { LocatedFailures, type Position, Positions } from "./positions.js";
+import type { Candidate, RepairKind, RoundCandidate } from "./rules.js";
 import { excludes, findCandidates } from "./rules.js";
 import type { Failure } from "./validator.js";
 import { validatorFor } from "./validator.js";
@@ -165,15 +166,19 @@ function repair(
   let text = argumentsJson;
   let root: JsonNode = first.root;
   let hasFloatText = first.hasFloatText;
-  let failures = validate(validationValue(root));
+  // Positions are kept and compared by their node in `positions`, never by
+  // pointer string (see ./positions.ts: V8 hashes long strings by length).
+  const positions = new Positions();
+  let failures = new LocatedFailures(validate(validationValue(root)), positions);
   const repairs: Repair[] = [];
-  const blocked = new Set<JsonPointer>();
-  for (let round = 0; failures.length > 0 && round < maxRounds; round++) {
+  const blocked = new Set<Position>();
+  for (let round = 0; failures.list.length > 0 && round < maxRounds; round++) {
     const next = repairRound(
       text,
       root,
       failures,
       validate,
+      positions,
       blocked,
       limit,
       compiled.presenceConditional,
@@ -182,7 +187,7 @@ function repair(
     for (const c of next.applied) repairs.push({ path: c.path, kind: c.kind });
     ({ text, root, hasFloatText, failures } = next);
   }
-  if (failures.length > 0) return reject(issuesOf(failures), emit);
+  if (failures.list.length > 0) return reject(issuesOf(failures), emit);
 
   if (hasFloatText) {
     const notes: Diagnostic[] = [];
@@ -217,7 +222,7 @@ interface RoundResult {
   readonly text: string;
   readonly root: JsonNode;
   readonly hasFloatText: boolean;
-  readonly failures: readonly Failure[];
+  readonly failures: LocatedFailures;
   readonly applied: readonly Candidate[];
 }
 
@@ -230,13 +235,14 @@ interface RoundResult {
 function repairRound(
   text: string,
   root: JsonNode,
-  failures: readonly Failure[],
+  failures: LocatedFailures,
   validate: Validator,
-  blocked: Set<JsonPointer>,
+  positions: Positions,
+  blocked: Set<Position>,
   limit: number,
   presenceConditional: boolean,
 ): RoundResult | undefined {
-  let candidates = findCandidates(root, failures, blocked, limit);
+  let candidates = findCandidates(root, failures, blocked, positions, limit);
   for (let attempt = 0; candidates.length > 0 && attempt < maxAttempts; attempt++) {
     const nextText = applyEdits(
       text,
@@ -245,13 +251,13 @@ function repairRound(
     const tree = readJsonTree(nextText, limit);
     if (!tree.ok) {
       // Cannot happen for the edits above; never keep a text that does not read back.
-      for (const c of candidates) blocked.add(c.path);
+      for (const c of candidates) blocked.add(c.at);
       return undefined;
     }
     const repaired = validationValue(tree.root);
-    const nextFailures = validate(repaired);
-    const failing = new Set(nextFailures.map((f) => f.path));
-    const stillFails = (c: Candidate) => failing.has(c.path) && !awaitsInnerRepair(c, nextFailures);
+    const nextFailures = new LocatedFailures(validate(repaired), positions);
+    const stillFails = (c: RoundCandidate) =>
+      nextFailures.byPosition.has(c.at) && !awaitsInnerRepair(c, nextFailures);
     const kept = candidates.filter((c) => !stillFails(c));
     if (kept.length === candidates.length) {
       // A candidate below a failed alternative may have another reading (see withAnotherReading).
@@ -265,7 +271,8 @@ function repairRound(
       );
       if (alternatives === "spent") {
         // The budget ran out while checking: the round ends with that failure.
-        return { text, root, hasFloatText: false, failures: spentFailure, applied: [] };
+        const spent = new LocatedFailures(spentFailure, positions);
+        return { text, root, hasFloatText: false, failures: spent, applied: [] };
       }
       if (alternatives.length === 0) {
         return {
@@ -277,11 +284,11 @@ function repairRound(
         };
       }
       const withdrawn = new Set(alternatives);
-      for (const c of withdrawn) blocked.add(c.path);
+      for (const c of withdrawn) blocked.add(c.at);
       candidates = candidates.filter((c) => !withdrawn.has(c));
       continue;
     }
-    for (const c of candidates) if (stillFails(c)) blocked.add(c.path);
+    for (const c of candidates) if (stillFails(c)) blocked.add(c.at);
     candidates = kept;
   }
   return undefined;
@@ -297,21 +304,15 @@ function repairRound(
  * Safe: no branch admitted the string (a candidate's every failure excludes
  * it), so its JSON is its one reading.
  */
-function awaitsInnerRepair(c: Candidate, failures: readonly Failure[]): boolean {
+function awaitsInnerRepair(c: RoundCandidate, failures: LocatedFailures): boolean {
   if (c.kind !== "string-to-object" && c.kind !== "string-to-array") return false;
   const kind = c.kind === "string-to-object" ? "object" : "array";
-  const below = `${c.path}/`;
-  let failsBelow = false;
-  for (const f of failures) {
-    if (f.path === c.path) {
-      if (f.keyword === "anyOf" || f.keyword === "if") continue;
-      if (f.keyword === "oneOf" && f.params.passingSchemas == null) continue;
-      if (!excludes(f, kind)) return false;
-    } else if (f.path.startsWith(below)) {
-      failsBelow = true;
-    }
+  for (const f of failures.byPosition.get(c.at) ?? []) {
+    if (f.keyword === "anyOf" || f.keyword === "if") continue;
+    if (f.keyword === "oneOf" && f.params.passingSchemas == null) continue;
+    if (!excludes(f, kind)) return false;
   }
-  return failsBelow;
+  return failures.failsBelow(c.at);
 }
 
 /** Keywords whose failure at a position may come from alternatives at the positions below it. */
@@ -333,25 +334,27 @@ const spentFailure: readonly Failure[] = [{ path: "", keyword: "schema-too-compl
  */
 function withAnotherReading(
   text: string,
-  failures: readonly Failure[],
-  candidates: readonly Candidate[],
+  failures: LocatedFailures,
+  candidates: readonly RoundCandidate[],
   repaired: unknown,
   validate: Validator,
   presenceConditional: boolean,
-): Candidate[] | "spent" {
-  const enclosing = new Set<JsonPointer>();
-  for (const f of failures) if (alternativeKeywords.has(f.keyword)) enclosing.add(f.path);
+): RoundCandidate[] | "spent" {
+  const enclosing = new Set<Position>();
+  failures.list.forEach((f, i) => {
+    if (alternativeKeywords.has(f.keyword)) enclosing.add(failures.at[i]!);
+  });
   if (presenceConditional) {
     // Omitting a member can switch off a dependent schema (`dependencies`,
     // `dependentSchemas`) that made its siblings fail: they are checked too.
     for (const c of candidates) {
-      if (c.edit.type === "omit") enclosing.add(c.path.slice(0, c.path.lastIndexOf("/")));
+      if (c.edit.type === "omit" && c.at.parent !== undefined) enclosing.add(c.at.parent);
     }
   }
   if (enclosing.size === 0) return [];
-  const out: Candidate[] = [];
+  const out: RoundCandidate[] = [];
   for (const c of candidates) {
-    if (!hasAncestorIn(c.path, enclosing)) continue;
+    if (!hasAncestorIn(c.at, enclosing)) continue;
     const tokens = parsePointer(c.path);
     if (tokens === undefined || tokens.length === 0) continue;
     let parent = repaired as Record<string, unknown>;
@@ -364,17 +367,15 @@ function withAnotherReading(
     if (had) parent[key] = now;
     else delete parent[key];
     if (without.some((f) => f.keyword === "schema-too-complex")) return "spent";
+    // One comparison per failure, never a key: strings of other lengths are not read.
     if (!without.some((f) => f.path === c.path)) out.push(c);
   }
   return out;
 }
 
-/** True when a proper ancestor of `path` is in `paths`. */
-function hasAncestorIn(path: JsonPointer, paths: ReadonlySet<JsonPointer>): boolean {
-  for (let p = path; p !== ""; ) {
-    p = p.slice(0, p.lastIndexOf("/"));
-    if (paths.has(p)) return true;
-  }
+/** True when a proper ancestor of `at` is in `set`. */
+function hasAncestorIn(at: Position, set: ReadonlySet<Position>): boolean {
+  for (let p = at.parent; p !== undefined; p = p.parent) if (set.has(p)) return true;
   return false;
 }
 
@@ -394,26 +395,35 @@ function asWritten(text: string, c: Candidate): unknown {
 }
 
 /** Failures as issues: path and keyword only, each pair once, in ajv's order. */
-function issuesOf(failures: readonly Failure[]): Issue[] {
-  const seen = new Set<string>();
+function issuesOf(failures: LocatedFailures): Issue[] {
+  const seen = new Map<Position, Set<string>>();
   const out: Issue[] = [];
-  for (const f of failures) {
-    const id = `${f.keyword}\u0000${f.path}`;
-    if (seen.has(id)) continue;
-    seen.add(id);
+  failures.list.forEach((f, i) => {
+    const at = failures.at[i]!;
+    let keywords = seen.get(at);
+    if (keywords === undefined) {
+      keywords = new Set();
+      seen.set(at, keywords);
+    } else if (keywords.has(f.keyword)) {
+      return;
+    }
+    keywords.add(f.keyword);
     out.push({ path: f.path, keyword: f.keyword });
-  }
+  });
   return out;
 }
 
 function reject(issues: readonly Issue[], emit: DiagnosticHandler): RepairResult {
-  const byPath = new Map<JsonPointer, string[]>();
+  // By position, never by pointer string (see ./positions.ts).
+  const positions = new Positions();
+  const byPosition = new Map<Position, { path: JsonPointer; keywords: string[] }>();
   for (const i of issues) {
-    const list = byPath.get(i.path);
-    if (list === undefined) byPath.set(i.path, [i.keyword]);
-    else if (!list.includes(i.keyword)) list.push(i.keyword);
+    const at = positions.of(i.path);
+    const here = byPosition.get(at);
+    if (here === undefined) byPosition.set(at, { path: i.path, keywords: [i.keyword] });
+    else if (!here.keywords.includes(i.keyword)) here.keywords.push(i.keyword);
   }
-  for (const [path, keywords] of byPath) {
+  for (const { path, keywords } of byPosition.values()) {
     emit({ code: "argument-rejected", path, detail: keywords.join(",") });
   }
   return { ok: false, issues };

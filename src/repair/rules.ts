@@ -4,11 +4,12 @@
 
 import { isStructJsonError } from "../errors.js";
 import type { JsonPointer } from "../json-pointer.js";
-import { pointerAppend } from "../json-pointer.js";
+import { escapePointerToken } from "../json-pointer.js";
 import { isJsonNumberText } from "../struct/number-text.js";
 import { parseJsonSpans } from "../struct/parse-json.js";
 import type { Edit } from "./edits.js";
 import type { JsonNode, ObjectNode } from "./json-tree.js";
+import type { LocatedFailures, Position, Positions } from "./positions.js";
 import type { Failure } from "./validator.js";
 
 /** What a repair did; stable names, for logs. */
@@ -28,48 +29,57 @@ export interface Candidate {
   readonly edit: Edit;
 }
 
+/** A proposal of a repair round, with its position. */
+export interface RoundCandidate extends Candidate {
+  readonly at: Position;
+}
+
 /**
  * Proposes at most one repair per failing position, skipping positions in
  * `blocked` (tried before without success). `recursionLimit` bounds the
- * nesting a string's parsed JSON may add.
+ * nesting a string's parsed JSON may add. Positions are looked up in
+ * `positions` (where every failure's position was made), segment by segment
+ * along the walk: never a pointer string as a key.
  */
 export function findCandidates(
   root: JsonNode,
-  failures: readonly Failure[],
-  blocked: ReadonlySet<JsonPointer>,
+  failures: LocatedFailures,
+  blocked: ReadonlySet<Position>,
+  positions: Positions,
   recursionLimit: number,
-): Candidate[] {
-  const byPath = new Map<JsonPointer, Failure[]>();
-  for (const f of failures) {
-    const list = byPath.get(f.path);
-    if (list === undefined) byPath.set(f.path, [f]);
-    else list.push(f);
-  }
-  const out: Candidate[] = [];
+): RoundCandidate[] {
+  const out: RoundCandidate[] = [];
+  // The whole tree is walked, as before positions were nodes (a walk that
+  // deep data overflows still ends the call with recursion-limit); `at` is
+  // undefined below where no failure is.
   const visit = (
     node: JsonNode,
     path: JsonPointer,
+    at: Position | undefined,
     depth: number,
     parent?: ObjectNode,
     index = 0,
   ) => {
     if (node.kind === "object") {
       node.members.forEach((m, i) => {
-        visit(m.value, pointerAppend(path, m.key), depth + 1, node, i);
+        const segment = escapePointerToken(m.key);
+        const below = at === undefined ? undefined : positions.child(at, segment);
+        visit(m.value, `${path}/${segment}`, below, depth + 1, node, i);
       });
       if (node.members.length > 0) return;
     } else if (node.kind === "array" && node.items.length > 0) {
       node.items.forEach((item, i) => {
-        visit(item, pointerAppend(path, i), depth + 1);
+        const below = at === undefined ? undefined : positions.child(at, String(i));
+        visit(item, `${path}/${i}`, below, depth + 1);
       });
       return;
     }
-    const here = byPath.get(path);
-    if (here === undefined || blocked.has(path)) return;
+    const here = at === undefined ? undefined : failures.byPosition.get(at);
+    if (at === undefined || here === undefined || blocked.has(at)) return;
     const c = candidateAt(node, path, here, depth, recursionLimit, parent, index);
-    if (c !== undefined) out.push(c);
+    if (c !== undefined) out.push({ ...c, at });
   };
-  visit(root, "", 0);
+  visit(root, "", positions.find(""), 0);
   return out;
 }
 
