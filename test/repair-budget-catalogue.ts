@@ -222,6 +222,23 @@ export const hostileClasses: readonly HostileClass[] = [
     }),
   },
   {
+    // ajv concatenates each failure's path, which V8 copies whole when it is
+    // read: the paths are charged by length before any is read.
+    name: "strings to repair under one 200,000-character key",
+    size: "items",
+    sizes: [100, 1_000, 20_000],
+    units: [23_086, 205_786, 1_000_000],
+    linear: true,
+    make: (n) => ({
+      argumentsJson: `{"${"k".repeat(200_000)}":[${Array(n).fill('"1"').join(",")}]}`,
+      schema: {
+        type: "object",
+        additionalProperties: { type: "array", items: { type: "integer" } },
+      },
+      issues: n < 5_000 ? undefined : tooComplex,
+    }),
+  },
+  {
     name: "a whole number with many zeros (the integer-literal rule)",
     size: "digits",
     sizes: [1_000, 10_000, 100_000],
