@@ -8,7 +8,7 @@ import type { DiagnosticCode } from "../diagnostics.js";
 import type { JsonPointer } from "../json-pointer.js";
 import { pointerFrom } from "../json-pointer.js";
 import { re2Patterns } from "../patterns/re2.js";
-import { type PathTree, walkNumbers } from "../schema/index.js";
+import { type PathTree, pathTreeBranch, walkNumbers } from "../schema/index.js";
 import type { JsonSchema } from "../schema/json-schema.js";
 import { wholeNumberText } from "../struct/number-text.js";
 import type { JsonNode, NumberNode } from "./json-tree.js";
@@ -53,15 +53,7 @@ export function integerLiteralCandidates(
         tokens.pop();
       });
     } else if (node.kind === "number" && hasFractionOrExponent(node.text)) {
-      let at = only;
-      for (let k = 0; k < tokens.length - 1; k++) {
-        let next = at.get(tokens[k]!);
-        if (next === undefined) {
-          next = new Map();
-          at.set(tokens[k]!, next);
-        }
-        at = next;
-      }
+      const at = pathTreeBranch(only, tokens);
       const leaf: PathTree = new Map();
       at.set(tokens[tokens.length - 1]!, leaf);
       numbers.set(leaf, node);

@@ -102,6 +102,7 @@ export {
   type NumberVisitor,
   type PathTree,
   pathTree,
+  pathTreeBranch,
   type SchemaSource,
   type WalkNumbersOptions,
   type WalkOptions,

@@ -105,17 +105,29 @@ export interface WalkOptions {
 export function pathTree(paths: readonly (readonly (string | number)[])[]): PathTree {
   const root: PathTree = new Map();
   for (const p of paths) {
-    let t = root;
-    for (const token of p) {
-      let next = t.get(token);
-      if (next === undefined) {
-        next = new Map();
-        t.set(token, next);
-      }
-      t = next;
-    }
+    if (p.length === 0) continue;
+    const branch = pathTreeBranch(root, p);
+    const last = p[p.length - 1]!;
+    if (!branch.has(last)) branch.set(last, new Map());
   }
   return root;
+}
+
+/**
+ * The branch of `tree` that holds the last of `tokens` (a non-empty path),
+ * made as needed: the caller sets that leaf (a marker of its own, say).
+ */
+export function pathTreeBranch(tree: PathTree, tokens: readonly (string | number)[]): PathTree {
+  let t = tree;
+  for (let k = 0; k < tokens.length - 1; k++) {
+    let next = t.get(tokens[k]!);
+    if (next === undefined) {
+      next = new Map();
+      t.set(tokens[k]!, next);
+    }
+    t = next;
+  }
+  return t;
 }
 
 /** An object or array being walked. */

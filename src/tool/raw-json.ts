@@ -6,7 +6,12 @@ import type { DiagnosticHandler } from "../diagnostics.js";
 import { isStructJsonError, StructJsonError } from "../errors.js";
 import { pointerFrom } from "../json-pointer.js";
 import type { PatternEngine } from "../patterns/engine.js";
-import { type CompiledSchema, type PathTree, walkNumbers } from "../schema/index.js";
+import {
+  type CompiledSchema,
+  type PathTree,
+  pathTreeBranch,
+  walkNumbers,
+} from "../schema/index.js";
 import type { JsonSchema } from "../schema/json-schema.js";
 import { numberTextIsWhole } from "../struct/number-text.js";
 import {
@@ -91,15 +96,7 @@ export function verifyRawJson(
     // pointers under one long key all collided (a 120 KB text took minutes).
     const { only, whole, integer } = wholeFloatTree();
     for (const tokens of wholeFloats) {
-      let at = only;
-      for (let k = 0; k < tokens.length - 1; k++) {
-        let next = at.get(tokens[k]!);
-        if (next === undefined) {
-          next = new Map();
-          at.set(tokens[k]!, next);
-        }
-        at = next;
-      }
+      const at = pathTreeBranch(only, tokens);
       at.set(tokens[tokens.length - 1]!, whole);
     }
     markIntegers(parsed, schema, only, whole, integer, recursionLimit, patterns, onDiagnostic);
