@@ -74,6 +74,16 @@ function sameDecimal(a: Decimal, b: Decimal): boolean {
   return a.negative === b.negative && a.digits === b.digits && a.exponent === b.exponent;
 }
 
+/**
+ * True for a whole number written with a fraction or an exponent (`5.0`,
+ * `5e0`, `1.5e1`; not `5`): what the parser's `wholeWithFraction` reports and
+ * raw-text verification looks for again in a text's spans. `plain`: `text`
+ * has neither; `value` is its float64.
+ */
+export function isWholeWithFraction(text: string, value: number, plain: boolean): boolean {
+  return !plain && Number.isInteger(value) && numberTextIsWhole(text);
+}
+
 /** True when `text` denotes a whole number (`5.0`, `5e0`, `1.5e1`, `120000.0`), exactly. */
 export function numberTextIsWhole(text: string): boolean {
   const d = decimal(text);

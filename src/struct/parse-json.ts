@@ -8,7 +8,7 @@ import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
 import type { ListValue, Struct, Value } from "@bufbuild/protobuf/wkt";
 import { rethrowStackOverflow, StructJsonError } from "../errors.js";
 import { pointerFrom } from "../json-pointer.js";
-import { numberTextIsWhole, numberTextLosesPrecision } from "./number-text.js";
+import { isWholeWithFraction, numberTextLosesPrecision } from "./number-text.js";
 import { setOwnProperty } from "./own-property.js";
 
 /** What the parser builds. */
@@ -538,12 +538,7 @@ class Parser {
       if (listener.precisionLost !== undefined && numberTextLosesPrecision(text, v, plain)) {
         listener.precisionLost(this.tokens);
       }
-      if (
-        listener.wholeWithFraction !== undefined &&
-        !plain &&
-        Number.isInteger(v) &&
-        numberTextIsWhole(text)
-      ) {
+      if (listener.wholeWithFraction !== undefined && isWholeWithFraction(text, v, plain)) {
         listener.wholeWithFraction(this.tokens);
       }
     }

@@ -13,7 +13,7 @@ import {
   walkNumbers,
 } from "../schema/index.js";
 import type { JsonSchema } from "../schema/json-schema.js";
-import { numberTextIsWhole } from "../struct/number-text.js";
+import { isWholeWithFraction } from "../struct/number-text.js";
 import {
   type JsonArraySpan,
   type JsonObjectSpan,
@@ -241,15 +241,13 @@ function forEachWholeFloat(
     if (child.kind === "object" || child.kind === "array") {
       frames.push({ node: child, next: 0, tree: top.tree?.get(tokens[tokens.length - 1]!) });
       tokens.push(0);
-    } else if (child.kind === "number" && isWholeFloat(child.text)) {
+    } else if (
+      child.kind === "number" &&
+      isWholeWithFraction(child.text, +child.text, !/[.eE]/.test(child.text))
+    ) {
       visit(frames, tokens);
     }
   }
-}
-
-/** A whole number written with a fraction or exponent (`5.0`, `5e0`): the parser's `wholeWithFraction`. */
-function isWholeFloat(text: string): boolean {
-  return /[.eE]/.test(text) && Number.isInteger(+text) && numberTextIsWhole(text);
 }
 
 /**
