@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { collectDiagnostics } from "../src/diagnostics.js";
 import { StructJsonError } from "../src/errors.js";
 import { REPAIR_BUDGET } from "../src/repair/budget.js";
-import { jsonEqual } from "../src/repair/keywords.js";
+import { jsonEqual, lastDuplicate } from "../src/repair/keywords.js";
 import { pointsAtSchema } from "../src/repair/prepare-schema.js";
 import { repairArguments, repairArgumentsMetered } from "../src/repair/repair-arguments.js";
 import type { JsonSchema } from "../src/schema/json-schema.js";
@@ -499,6 +499,40 @@ describe("const, enum and uniqueItems: JSON equality, whatever the members are c
     if (issues === undefined)
       expect(result).toEqual({ ok: true, argumentsJson: input, repairs: [] });
     else expect(result).toEqual({ ok: false, issues });
+  });
+
+  // ajv's report, by definition: the last item equal to an earlier one, and
+  // the latest such earlier item.
+  function naiveLastDuplicate(texts: readonly string[]): { i: number; j: number } | undefined {
+    for (let i = texts.length - 1; i > 0; i--) {
+      for (let j = i - 1; j >= 0; j--) if (texts[i] === texts[j]) return { i, j };
+    }
+    return undefined;
+  }
+  // Past 16,383 characters V8 hashes a string by its length alone; such texts
+  // are sorted, not hashed, and must be found all the same.
+  const long = (tail: string) => `${"a".repeat(17_000)}${tail}`;
+  test.each<[string, string[]]>([
+    ["none", ["1", "2", long("1"), long("2")]],
+    ["short pair", ["1", "2", "1", long("1")]],
+    ["long pair", [long("1"), "1", long("2"), long("1"), "2"]],
+    ["long pair after a short one", ["1", "1", long("x"), long("x")]],
+    ["short pair after a long one", [long("x"), long("x"), "1", "1"]],
+    ["three equal long texts", [long("x"), long("y"), long("x"), long("x"), long("y")]],
+    ["long texts equal but for their first character", [`b${long("")}`, long("b"), long("b")]],
+    ["one long text of each length", [long(""), long("1"), long("12"), long("")]],
+  ])("lastDuplicate: %s", (_name, texts) => {
+    expect(lastDuplicate(texts)).toEqual(naiveLastDuplicate(texts));
+  });
+
+  test("uniqueItems finds equal items past 16,383 characters among many of that length", () => {
+    const items = Array.from({ length: 300 }, (_, i) => long(String(i).padStart(4, "0")));
+    items.push(items[17]!, items[5]!);
+    const result = repairArguments(JSON.stringify({ x: items }), {
+      type: "object",
+      properties: { x: { uniqueItems: true } },
+    });
+    expect(result).toEqual({ ok: false, issues: [{ path: "/x", keyword: "uniqueItems" }] });
   });
 
   test("jsonEqual", () => {
