@@ -162,10 +162,9 @@ function oracleExactValue(text: string): unknown {
   return convert(losslessParse(text));
 }
 
-/** `value` without an own top-level `__proto__` member (zod's record drops it from the arguments). */
-function withoutTopProto(value: unknown): unknown {
-  if (value !== null && typeof value === "object") Reflect.deleteProperty(value, "__proto__");
-  return value;
+/** True when `value` has an own top-level `__proto__` member (zod's record would drop it from the arguments). */
+function hasTopProto(value: unknown): boolean {
+  return value !== null && typeof value === "object" && Object.hasOwn(value, "__proto__");
 }
 
 /** JSON whitespace trimmed (the span the gate cuts). */
@@ -201,6 +200,86 @@ function readLine(line: string, exactTools: readonly string[]): Reading {
     argumentsJson: request.params._meta?.[ARGUMENTS_JSON_META_KEY],
   };
 }
+
+describe("the gate refuses what the SDK would hand on changed: _meta numbers, a __proto__ member", () => {
+  const head = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":';
+  const refused = (
+    code: string,
+    path: string,
+    member?: "_meta",
+  ): { code: number; data: { errors: Record<string, string>[] } } => ({
+    code: -32602,
+    data: { errors: [member === undefined ? { code, path } : { code, path, member }] },
+  });
+  test.each([
+    [
+      "a number in _meta that JSON.parse rounds, plain tool",
+      `${head}{"name":"plain","arguments":{"a":1},"_meta":{"trace":${BIG}}}}`,
+      refused("integer-precision-lost", "/trace", "_meta"),
+    ],
+    [
+      "a number in _meta that JSON.parse rounds, exact tool (the handler reads _meta as numbers too)",
+      `${head}{"name":"exact","arguments":{"a":1},"_meta":{"x":{"ids":[1,${BIG}]}}}}`,
+      refused("integer-precision-lost", "/x/ids/1", "_meta"),
+    ],
+    [
+      "a number beyond float64 in _meta",
+      `${head}{"name":"exact","arguments":{},"_meta":{"\u0074":-1e400}}}`,
+      refused("number-out-of-range", "/t", "_meta"),
+    ],
+    [
+      "an argument named _meta is not the request's _meta",
+      `${head}{"name":"plain","arguments":{"_meta":{"trace":${BIG}}}}}`,
+      refused("integer-precision-lost", "/_meta/trace"),
+    ],
+    [
+      "__proto__ at the top of the arguments, plain tool",
+      `${head}{"name":"plain","arguments":{"__proto__":{"admin":true},"b":1}}}`,
+      refused("member-dropped", "/__proto__"),
+    ],
+    [
+      "__proto__ at the top of the arguments, exact tool, spelled with an escape",
+      `${head}{"name":"exact","arguments":{"b":1,"\u005f_proto__":[]}}}`,
+      refused("member-dropped", "/__proto__"),
+    ],
+    [
+      "__proto__ as the arguments' repeated name",
+      `${head}{"name":"exact","arguments":{"__proto__":1,"__proto__":null}}}`,
+      refused("member-dropped", "/__proto__"),
+    ],
+  ])("%s", (_label, line, error) => {
+    expect(readLine(line, ["exact"]).refused).toEqual(expect.objectContaining(error));
+  });
+
+  test.each([
+    ["2^53 itself and small numbers in _meta", `"_meta":{"a":9007199254740992,"b":[1.5,-0,1e300]}`],
+    ["a progressToken the SDK accepts", `"_meta":{"progressToken":9007199254740991}`],
+    ["a string progressToken", `"_meta":{"progressToken":"${BIG}"}`],
+    ["__proto__ below the top of the arguments", `"arguments":{"a":{"__proto__":{"b":1}}}`],
+    [
+      "__proto__ in _meta (the SDK drops it there: no tool reads it)",
+      `"_meta":{"__proto__":{"a":1}}`,
+    ],
+  ])("passes: %s", (_label, member) => {
+    const reading = readLine(`${head}{"name":"plain",${member}}}`, ["exact"]);
+    expect(reading.refused).toBeUndefined();
+  });
+
+  test("the gate's own keys never reach the handler's _meta", () => {
+    const gate = new RequestGate({ exactTools: ["exact"] });
+    const line = `${head}{"name":"exact","arguments":{"a":${BIG}},"_meta":{"k":1,"struct-json-bridge/metaJson":"{}"}}}`;
+    const parsed: unknown = JSON.parse(line);
+    gate.annotate(parsed, line);
+    const message = JSONRPCMessageSchema.parse(parsed) as { params: { _meta: object } };
+    expect(gate.admit(message as never)).toBeUndefined();
+    expect(message.params._meta).toEqual({ k: 1, [ARGUMENTS_JSON_META_KEY]: `{"a":${BIG}}` });
+  });
+
+  test("a progressToken beyond 2^53 is the SDK's to refuse: its schema rejects the message before the gate", () => {
+    const line = `${head}{"name":"plain","arguments":{},"_meta":{"progressToken":${BIG}}}}`;
+    expect(() => readLine(line, ["exact"])).toThrow(/safe integer/);
+  });
+});
 
 describe("the gate reads what the SDK reads (hostile spellings of one tools/call)", () => {
   const head = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":';
@@ -282,9 +361,9 @@ describe("the gate reads what the SDK reads (hostile spellings of one tools/call
   ])("%s", (_label, line, expected) => {
     const reading = readLine(line, ["exact"]);
     expect(reading).toMatchObject(expected);
-    if (reading.argumentsJson !== undefined) {
-      // The text handed on reads as the very arguments the SDK validated (zod drops a top-level __proto__).
-      expect(reading.args).toEqual(withoutTopProto(JSON.parse(reading.argumentsJson as string)));
+    if (reading.argumentsJson !== undefined && reading.refused === undefined) {
+      // The text handed on reads as the very arguments the SDK validated.
+      expect(reading.args).toEqual(JSON.parse(reading.argumentsJson as string));
     }
   });
 
@@ -355,9 +434,17 @@ describe("the gate reads what the SDK reads (hostile spellings of one tools/call
           expect(bySpot(refused.data.errors)).toEqual(bySpot(losses));
           return;
         }
+        if (hasTopProto(JSON.parse(argsText))) {
+          // zod would drop it from the arguments the tool sees: refused, never handed on changed.
+          expect(reading.refused).toMatchObject({
+            code: -32602,
+            data: { errors: [{ code: "member-dropped", path: "/__proto__" }] },
+          });
+          return;
+        }
         expect(reading.refused).toBeUndefined();
         expect(reading.argumentsJson).toBe(trimJson(argsText));
-        expect(reading.args).toEqual(withoutTopProto(JSON.parse(argsText)));
+        expect(reading.args).toEqual(JSON.parse(argsText));
       }),
       runs(300, 71),
     );
@@ -670,10 +757,13 @@ describe("end to end over stdio: what a handler receives", () => {
       expect(seen).toEqual({
         1: { tool: "plain", args: { a: 1 } },
         2: { tool: "exact", args: { a: 9007199254740993n } },
-        4: { tool: "exact", args: { b: 9007199254740993n } },
       });
       expect(replies[3]).toMatchObject({
         error: { code: -32602, data: { errors: [{ path: "/a" }] } },
+      });
+      // zod would drop __proto__ from what the handler sees: refused rather than handed on changed.
+      expect(replies[4]).toMatchObject({
+        error: { code: -32602, data: { errors: [{ code: "member-dropped", path: "/__proto__" }] } },
       });
       expect(replies[7]).toMatchObject({ error: { code: -32602 } });
       expect(Object.keys(replies).sort()).toEqual(["1", "2", "3", "4", "7"]);
@@ -758,8 +848,15 @@ describe("round trip through the SDK's McpServer over stdio: arguments in, struc
             const line = await call(text);
             const reply = losslessParse(line) as {
               result: { structuredContent: unknown; content: { text: string }[] };
+              error?: { data: unknown };
             };
-            const expected = withoutTopProto(canonical(losslessParse(text)));
+            if (hasTopProto(JSON.parse(text))) {
+              expect(reply.error?.data).toEqual({
+                errors: [{ code: "member-dropped", path: "/__proto__" }],
+              });
+              return;
+            }
+            const expected = canonical(losslessParse(text));
             expect(canonical(reply.result.structuredContent)).toEqual(expected);
             // The text content is the same exact JSON.
             expect(canonical(losslessParse(reply.result.content[0]!.text))).toEqual(expected);
