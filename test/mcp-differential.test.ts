@@ -687,7 +687,7 @@ describe("end to end over stdio: what a handler receives", () => {
         { description: "no arguments" },
         exactToolHandler((extra) => ({
           structuredContent: { id: 9007199254740993n, meta: typeof extra },
-        })) as never,
+        })),
       );
       const stdin = new PassThrough();
       const stdout = new PassThrough();

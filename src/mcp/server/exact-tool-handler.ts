@@ -40,6 +40,17 @@ export interface ToolHandlerExtra {
   _meta?: JsonRecord | undefined;
 }
 
+/**
+ * What {@link exactToolHandler} returns: a tool callback for `McpServer.registerTool`
+ * with an `inputSchema` (called with the arguments and `extra`) or without one
+ * (called with `extra` alone), or for a low-level `tools/call` handler.
+ */
+export type ExactToolCallback<Args, Extra> = ((
+  args: Args,
+  extra: Extra,
+) => Promise<CallToolResult>) &
+  ((extra: NoInfer<Extra>) => Promise<CallToolResult>);
+
 /** What a tool handler returns; `structuredContent` may hold bigints. */
 export interface ExactToolResult {
   structuredContent?: JsonRecord | undefined;
@@ -243,17 +254,22 @@ function exactResult(result: ExactToolResult): CallToolResult {
 export function exactToolHandler<Args, Extra extends ToolHandlerExtra, R extends ExactToolResult>(
   handler: (args: ExactArguments<Args, bigint>, extra: Extra) => R | Promise<R>,
   options?: Partial<ExactToolHandlerOptions> & { integers?: "bigint" },
-): (args: Args, extra: Extra) => Promise<CallToolResult>;
+): ExactToolCallback<Args, Extra>;
 export function exactToolHandler<Args, Extra extends ToolHandlerExtra, R extends ExactToolResult>(
   handler: (args: ExactArguments<Args, string>, extra: Extra) => R | Promise<R>,
   options: Partial<ExactToolHandlerOptions> & { integers: "text" },
-): (args: Args, extra: Extra) => Promise<CallToolResult>;
+): ExactToolCallback<Args, Extra>;
+/** A tool without `inputSchema`: `McpServer` calls the handler with `extra` alone. */
+export function exactToolHandler<Extra extends ToolHandlerExtra, R extends ExactToolResult>(
+  handler: (extra: Extra) => R | Promise<R>,
+  options?: Partial<ExactToolHandlerOptions>,
+): ExactToolCallback<Extra, Extra>;
 export function exactToolHandler<Args, Extra extends ToolHandlerExtra, R extends ExactToolResult>(
   handler: (args: never, extra: Extra) => R | Promise<R>,
   options?: Partial<ExactToolHandlerOptions>,
-): (args: Args, extra: Extra) => Promise<CallToolResult> {
+): ExactToolCallback<Args, Extra> {
   const integers = options?.integers ?? "bigint";
-  return async (args, extra) => {
+  const callback = async (args: Args, extra?: Extra): Promise<CallToolResult> => {
     // McpServer calls the handler of a tool registered without inputSchema
     // with `extra` alone (no arguments reach it): hand it on the same way,
     // rather than failing on the missing `extra`.
@@ -271,4 +287,5 @@ export function exactToolHandler<Args, Extra extends ToolHandlerExtra, R extends
     } else exact = exactArguments(args, text, integers);
     return exactResult(await handler(exact as never, extra));
   };
+  return callback as ExactToolCallback<Args, Extra>;
 }
