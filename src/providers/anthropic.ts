@@ -125,6 +125,10 @@ async function fromStream(stream: AsyncIterable<unknown>): Promise<ProviderToolC
   const textIndexes = new Set<number>();
   for await (const event of stream) {
     const type = field(expectObject(event, "", "a MessageStreamEvent"), "type");
+    // The SDK's own Stream throws on it; a stream handed on as events (a proxy, a replay) carries it.
+    if (type === "error") {
+      throw providerError("provider-response-invalid", "", "the stream reports error");
+    }
     if (type === "content_block_start") {
       const index = indexField(event, "index", "");
       const block = field(event, "content_block");

@@ -91,7 +91,11 @@ export async function toolCallsFromChatCompletion(
   const calls = new ToolCallAssembler((index) => `/choices/${choice}/message/tool_calls/${index}`);
   if (isAsyncIterable(value)) {
     for await (const chunk of value) {
-      const picked = pickChoice(expectObject(chunk, "", "a ChatCompletionChunk"), choice);
+      // The wire's error object mid-stream (the SDK's own Stream throws on it): what came before may lack calls.
+      if (field(expectObject(chunk, "", "a ChatCompletionChunk"), "error") !== undefined) {
+        throw providerError("provider-response-invalid", "", "the stream reports an error");
+      }
+      const picked = pickChoice(chunk, choice);
       if (picked === undefined) continue;
       const toolCalls = listField(field(picked, "delta"), "tool_calls", `/choices/${choice}/delta`);
       for (const toolCall of toolCalls) {
