@@ -237,6 +237,28 @@ describe("exactToolHandler", () => {
     await expect(handler({ a: { b: 2 ** 52 } }, extraWith())).resolves.toEqual({ content: [] });
   });
 
+  test.each([
+    [{ trace: 2 ** 60 }, "integer-precision-lost", "/trace"],
+    [{ x: [1, Number.NEGATIVE_INFINITY] }, "number-out-of-range", "/x/1"],
+  ])(
+    "without an exact transport, a suspect number in _meta is refused too (%j)",
+    async (meta, code, path) => {
+      const handler = exactToolHandler(() => ({ content: [] }));
+      const refusal = handler({ a: 1 }, { _meta: meta });
+      await expect(refusal).rejects.toBeInstanceOf(McpError);
+      await expect(refusal).rejects.toMatchObject({
+        code: -32602,
+        data: { errors: [{ code, path, member: "_meta" }] },
+      });
+      expect(((await refusal.catch((e: unknown) => e)) as Error).message).toContain(
+        ` at ${path} of _meta:`,
+      );
+      await expect(handler({ a: 1 }, { _meta: { progressToken: 7 } })).resolves.toEqual({
+        content: [],
+      });
+    },
+  );
+
   test("exact text that disagrees with the validated arguments is refused, not trusted", async () => {
     const handler = exactToolHandler(() => ({ content: [] }));
     const refusal = handler({ id: 5 }, extraWith('{"id":9007199254740993}'));

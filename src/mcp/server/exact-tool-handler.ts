@@ -59,15 +59,20 @@ export interface ExactToolResult {
   [key: string]: unknown;
 }
 
-function invalidParams(loss: Pick<NumberLoss, "code" | "path">, detail: string): McpError {
-  return new McpError(
-    -32602,
-    `${loss.code} at ${loss.path === "" ? "(root)" : loss.path}: ${detail}`,
-    {
-      errors: [{ code: loss.code, path: loss.path }],
-    },
-  );
+function invalidParams(
+  loss: Pick<NumberLoss, "code" | "path">,
+  detail: string,
+  member?: "_meta",
+): McpError {
+  const where = `${loss.path === "" ? "(root)" : loss.path}${member === undefined ? "" : ` of ${member}`}`;
+  const error = { code: loss.code, path: loss.path };
+  return new McpError(-32602, `${loss.code} at ${where}: ${detail}`, {
+    errors: [member === undefined ? error : { ...error, member }],
+  });
 }
+
+const UNGATED =
+  "this call did not come through an exact server transport, so this number may have been rounded on arrival";
 
 /**
  * The arguments' exact JSON text, when the call came through an exact server
@@ -278,12 +283,10 @@ export function exactToolHandler<Args, Extra extends ToolHandlerExtra, R extends
     let exact: unknown = args;
     if (text === undefined) {
       const suspect = suspectNumbers(args, 1)[0];
-      if (suspect !== undefined) {
-        throw invalidParams(
-          suspect,
-          "this call did not come through an exact server transport, so this number may have been rounded on arrival",
-        );
-      }
+      if (suspect !== undefined) throw invalidParams(suspect, UNGATED);
+      // The gate refuses these; without it, `extra._meta` is JSON.parse's reading too.
+      const metaSuspect = suspectNumbers(extra._meta, 1)[0];
+      if (metaSuspect !== undefined) throw invalidParams(metaSuspect, UNGATED, "_meta");
     } else exact = exactArguments(args, text, integers);
     return exactResult(await handler(exact as never, extra));
   };
