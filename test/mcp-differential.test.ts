@@ -13,6 +13,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import {
   CallToolRequestSchema,
+  CallToolResultSchema,
   type JSONRPCMessage,
   JSONRPCMessageSchema,
 } from "@modelcontextprotocol/sdk/types.js";
@@ -224,7 +225,7 @@ describe("the gate refuses what the SDK would hand on changed: _meta numbers, a 
     ],
     [
       "a number beyond float64 in _meta",
-      `${head}{"name":"exact","arguments":{},"_meta":{"\u0074":-1e400}}}`,
+      `${head}{"name":"exact","arguments":{},"_meta":{"\\u0074":-1e400}}}`,
       refused("number-out-of-range", "/t", "_meta"),
     ],
     [
@@ -239,7 +240,7 @@ describe("the gate refuses what the SDK would hand on changed: _meta numbers, a 
     ],
     [
       "__proto__ at the top of the arguments, exact tool, spelled with an escape",
-      `${head}{"name":"exact","arguments":{"b":1,"\u005f_proto__":[]}}}`,
+      `${head}{"name":"exact","arguments":{"b":1,"\\u005f_proto__":[]}}}`,
       refused("member-dropped", "/__proto__"),
     ],
     [
@@ -929,6 +930,30 @@ describe("a result's exact structuredContent text is never the server's own clai
     expect(JSON.parse(exactResponseText(noContent)).result._meta).toEqual({ k: 1 });
   });
 
+  test("a top-level __proto__ member, which the SDK's CallToolResultSchema drops: no text is recorded (HTTP and stdio readers)", () => {
+    // The member's name spelled with an escape: JSON.parse reads __proto__ all the same.
+    const line =
+      '{"jsonrpc":"2.0","id":1,"result":{"content":[],"structuredContent":{"\\u005f_proto__":{"admin":true},"id":9007199254740993},"_meta":{"struct-json-bridge/structuredContentJson":"{}","k":1}}}';
+    for (const read of [
+      (t: string) => JSON.parse(exactResponseText(t)) as JSONRPCMessage,
+      deserializeExactMessage,
+    ]) {
+      const message = read(line) as unknown as { result: { _meta?: unknown } };
+      expect(structuredContentJson(message.result)).toBeUndefined();
+      expect(message.result._meta).toEqual({ k: 1 }); // the server's claim is still dropped
+      // What the SDK's client validates lacks the member: the text would have held one more.
+      expect(
+        Object.keys(CallToolResultSchema.parse(message.result).structuredContent ?? {}),
+      ).toEqual(["id"]);
+    }
+    // Deeper down, __proto__ is an ordinary member the SDK keeps: recorded.
+    const nested =
+      '{"jsonrpc":"2.0","id":1,"result":{"content":[],"structuredContent":{"a":{"__proto__":1}}}}';
+    expect(
+      structuredContentJson((deserializeExactMessage(nested) as { result: object }).result),
+    ).toBe('{"a":{"__proto__":1}}');
+  });
+
   test("the HTTP reader hands the SDK what JSON.parse reads: -0 and 1e400 kept", () => {
     const special =
       '{"jsonrpc":"2.0","id":1,"result":{"structuredContent":{"z":-0,"x":1e400,"y":[-1e400,-0.0]},"content":[]}}';
@@ -992,9 +1017,12 @@ describe("a result's exact structuredContent text is never the server's own clai
           const { result } = read(text) as unknown as {
             result: { structuredContent?: unknown; _meta?: unknown };
           };
-          expect(structuredContentJson(result)).toBe(
-            content === undefined ? undefined : trimJson(content),
-          );
+          // A top-level __proto__ member (the SDK's CallToolResultSchema drops it): no text recorded.
+          const recorded =
+            content === undefined || hasTopProto(JSON.parse(content))
+              ? undefined
+              : trimJson(content);
+          expect(structuredContentJson(result)).toBe(recorded);
           if (content !== undefined) expect(result.structuredContent).toEqual(JSON.parse(content));
         }
       }),
