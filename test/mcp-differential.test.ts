@@ -874,6 +874,59 @@ describe("round trip through the SDK's McpServer over stdio: arguments in, struc
 
 describe("a batch through the web-standard transport", () => {
   test(
+    "_meta numbers and a __proto__ member are refused per call, each from its own text; the rest pass",
+    async () => {
+      const seen: Seen = new Map();
+      const transport = new ExactWebStandardStreamableHTTPServerTransport({
+        enableJsonResponse: true,
+        exactTools: ["exact"],
+      });
+      await recordingServer(seen).connect(transport);
+      const call = (id: string, params: string) =>
+        `{"jsonrpc":"2.0","id":"${id}","method":"tools/call","params":${params}}`;
+      const body = `[${[
+        call("a", `{"name":"exact","arguments":{"x":${BIG}},"_meta":{"trace":[${BIG}]}}`),
+        call("b", '{"name":"plain","arguments":{"\\u005f_proto__":{"admin":true},"x":1}}'),
+        call("c", `{"name":"exact","arguments":{"x":${BIG}},"_meta":{"trace":"${BIG}"}}`),
+      ].join(",")}]`;
+      const response = await transport.handleRequest(
+        new Request("http://127.0.0.1/mcp", {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+          },
+          body,
+        }),
+      );
+      const messages = (await response.json()) as { id: string; error?: unknown }[];
+      const byId = Object.fromEntries(messages.map((m) => [m.id, m]));
+      expect(byId.a).toMatchObject({
+        error: {
+          code: -32602,
+          message: expect.stringMatching(
+            /^Invalid params: integer-precision-lost at \/trace\/0 of _meta: /,
+          ),
+          data: { errors: [{ code: "integer-precision-lost", path: "/trace/0", member: "_meta" }] },
+        },
+      });
+      expect(byId.b).toMatchObject({
+        error: {
+          code: -32602,
+          message: expect.stringMatching(/^Invalid params: member-dropped at \/__proto__: /),
+          data: { errors: [{ code: "member-dropped", path: "/__proto__" }] },
+        },
+      });
+      expect(byId.c).toMatchObject({ result: { content: [] } });
+      expect(Object.fromEntries(seen)).toEqual({
+        c: { tool: "exact", args: { x: 9007199254740993n } },
+      });
+      await transport.close();
+    },
+    HANG_GUARD,
+  );
+
+  test(
     "each call of a batch is gated on its own text, escapes and duplicates included",
     async () => {
       const seen: Seen = new Map();
