@@ -7,10 +7,16 @@ import {
   type StdioServerParameters,
 } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { ReadBuffer } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, test } from "vitest";
-import { ExactReadBuffer, type SdkFieldShape, sdkInternals } from "../src/mcp/exact-read-buffer.js";
+import {
+  ExactReadBuffer,
+  type SdkFieldShape,
+  sdkAccessor,
+  sdkInternals,
+} from "../src/mcp/exact-read-buffer.js";
 import { ExactStdioClientTransport } from "../src/mcp/index.js";
 import { ExactStdioServerTransport } from "../src/mcp/server/index.js";
 
@@ -290,7 +296,25 @@ describe("ExactStdioClientTransport behaves as the SDK's StdioClientTransport", 
   });
 });
 
-describe("the SDK internals the exact stdio transports exchange (canary for SDK upgrades)", () => {
+describe("the SDK internals the exact transports exchange (canary for SDK upgrades)", () => {
+  test("the Node HTTP server transport's onmessage is an accessor (the gate sits in front of it)", () => {
+    expect(() =>
+      sdkAccessor(
+        StreamableHTTPServerTransport.prototype,
+        "StreamableHTTPServerTransport",
+        "onmessage",
+      ),
+    ).not.toThrow();
+    class PlainField {
+      onmessage: unknown = undefined;
+    }
+    expect(() =>
+      sdkAccessor(PlainField.prototype, "StreamableHTTPServerTransport", "onmessage"),
+    ).toThrow(
+      "struct-json-bridge: this @modelcontextprotocol/sdk's StreamableHTTPServerTransport has no onmessage accessor; the exact transport supports @modelcontextprotocol/sdk ^1.32",
+    );
+  });
+
   const fields = (target: object) => target as Record<string, unknown>;
 
   test("the installed SDK has each field with the shape the guard expects, and the exact reader takes its place", async () => {

@@ -89,3 +89,17 @@ export function sdkInternals<T>(
   }
   return target as T;
 }
+
+/**
+ * Checks that `prototype` (an SDK class's) has an accessor `name`: an exact
+ * transport that puts its gate in front of the accessor would otherwise, on an
+ * SDK release that made it a plain field, leave later handlers ungated.
+ */
+export function sdkAccessor(prototype: object, sdkClass: string, name: string): void {
+  const descriptor = Object.getOwnPropertyDescriptor(prototype, name);
+  if (typeof descriptor?.get !== "function" || typeof descriptor.set !== "function") {
+    throw new Error(
+      `struct-json-bridge: this @modelcontextprotocol/sdk's ${sdkClass} has no ${name} accessor; the exact transport supports @modelcontextprotocol/sdk ^1.32`,
+    );
+  }
+}
