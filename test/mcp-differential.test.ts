@@ -43,6 +43,7 @@ import {
 import { exactInteger, numberLoss } from "../src/mcp/server/number-loss.js";
 import { RequestGate } from "../src/mcp/server/request-gate.js";
 import { gatedExtra } from "./mcp/gated-extra.js";
+import { mcpPost } from "./mcp/servers.js";
 import {
   argumentsText,
   encodeString,
@@ -872,16 +873,27 @@ describe("round trip through the SDK's McpServer over stdio: arguments in, struc
   );
 });
 
+/** Posts `body` to a fresh web-standard exact transport serving `recordingServer(seen)`; its answers by id. */
+async function postBatch(
+  seen: Seen,
+  body: string,
+): Promise<Record<string, { id: string; error?: unknown }>> {
+  const transport = new ExactWebStandardStreamableHTTPServerTransport({
+    enableJsonResponse: true,
+    exactTools: ["exact"],
+  });
+  await recordingServer(seen).connect(transport);
+  const response = await transport.handleRequest(mcpPost(body));
+  const messages = (await response.json()) as { id: string; error?: unknown }[];
+  await transport.close();
+  return Object.fromEntries(messages.map((m) => [m.id, m]));
+}
+
 describe("a batch through the web-standard transport", () => {
   test(
     "_meta numbers and a __proto__ member are refused per call, each from its own text; the rest pass",
     async () => {
       const seen: Seen = new Map();
-      const transport = new ExactWebStandardStreamableHTTPServerTransport({
-        enableJsonResponse: true,
-        exactTools: ["exact"],
-      });
-      await recordingServer(seen).connect(transport);
       const call = (id: string, params: string) =>
         `{"jsonrpc":"2.0","id":"${id}","method":"tools/call","params":${params}}`;
       const body = `[${[
@@ -889,18 +901,7 @@ describe("a batch through the web-standard transport", () => {
         call("b", '{"name":"plain","arguments":{"\\u005f_proto__":{"admin":true},"x":1}}'),
         call("c", `{"name":"exact","arguments":{"x":${BIG}},"_meta":{"trace":"${BIG}"}}`),
       ].join(",")}]`;
-      const response = await transport.handleRequest(
-        new Request("http://127.0.0.1/mcp", {
-          method: "POST",
-          headers: {
-            "content-type": "application/json",
-            accept: "application/json, text/event-stream",
-          },
-          body,
-        }),
-      );
-      const messages = (await response.json()) as { id: string; error?: unknown }[];
-      const byId = Object.fromEntries(messages.map((m) => [m.id, m]));
+      const byId = await postBatch(seen, body);
       expect(byId.a).toMatchObject({
         error: {
           code: -32602,
@@ -921,7 +922,6 @@ describe("a batch through the web-standard transport", () => {
       expect(Object.fromEntries(seen)).toEqual({
         c: { tool: "exact", args: { x: 9007199254740993n } },
       });
-      await transport.close();
     },
     HANG_GUARD,
   );
@@ -930,24 +930,8 @@ describe("a batch through the web-standard transport", () => {
     "each call of a batch is gated on its own text, escapes and duplicates included",
     async () => {
       const seen: Seen = new Map();
-      const transport = new ExactWebStandardStreamableHTTPServerTransport({
-        enableJsonResponse: true,
-        exactTools: ["exact"],
-      });
-      await recordingServer(seen).connect(transport);
       const body = `[{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"plain","arguments":{"x":1},"\\u0061rguments":{"x":${BIG}}}},{"jsonrpc":"2.0","id":"b","method":"tools/call","params":{"name":"exact","arguments":{"x":${BIG}},"arguments":{"y":[${BIG}]}}}]`;
-      const response = await transport.handleRequest(
-        new Request("http://127.0.0.1/mcp", {
-          method: "POST",
-          headers: {
-            "content-type": "application/json",
-            accept: "application/json, text/event-stream",
-          },
-          body,
-        }),
-      );
-      const messages = (await response.json()) as { id: string; error?: unknown }[];
-      const byId = Object.fromEntries(messages.map((m) => [m.id, m]));
+      const byId = await postBatch(seen, body);
       expect(byId.a).toMatchObject({
         error: { code: -32602, data: { errors: [{ path: "/x" }] } },
       });
@@ -955,7 +939,6 @@ describe("a batch through the web-standard transport", () => {
       expect(Object.fromEntries(seen)).toEqual({
         b: { tool: "exact", args: { y: [9007199254740993n] } },
       });
-      await transport.close();
     },
     HANG_GUARD,
   );

@@ -41,7 +41,7 @@ import {
 import { RequestGate } from "../src/mcp/server/request-gate.js";
 import { exactWireMessage } from "../src/mcp/server/wire.js";
 import { gatedExtra } from "./mcp/gated-extra.js";
-import { type RunningServer, startTsServer } from "./mcp/servers.js";
+import { mcpPost, type RunningServer, startTsServer } from "./mcp/servers.js";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const HANG_GUARD = 60_000;
@@ -705,16 +705,7 @@ describe.each([false, true])(
           maxRequestBodySize: 64,
         });
         await exactServer().connect(transport);
-        return transport.handleRequest(
-          new Request("http://127.0.0.1/mcp", {
-            method: "POST",
-            headers: {
-              "content-type": "application/json",
-              accept: "application/json, text/event-stream",
-            },
-            body,
-          }),
-        );
+        return transport.handleRequest(mcpPost(body));
       };
       const malformed = await post("{oops");
       expect([malformed.status, await malformed.json()]).toEqual([
