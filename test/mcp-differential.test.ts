@@ -1322,6 +1322,21 @@ describe("serializeExactMessage writes what JSON.stringify writes", () => {
     );
   });
 
+  test("an ExactNumber or a bigint that a toJSON returns is written as the number, not as an object", () => {
+    class Id {
+      constructor(readonly text: string) {}
+      toJSON(): unknown {
+        return this.text.startsWith("-") ? BigInt(this.text) : new ExactNumber(this.text, "/id");
+      }
+    }
+    expect(
+      serializeExactMessage({
+        id: new Id("9007199254740993"),
+        ids: [new Id("-18014398509481985")],
+      }),
+    ).toBe('{"id":9007199254740993,"ids":[-18014398509481985]}');
+  });
+
   test("a whole number JavaScript writes as digits that are not its value gets its exact digits", () => {
     const cases: [unknown, string][] = [
       [{ a: 2 ** 60 }, '{"a":1152921504606846976}'],
