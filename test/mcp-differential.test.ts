@@ -1322,7 +1322,7 @@ describe("serializeExactMessage writes what JSON.stringify writes", () => {
     );
   });
 
-  test("an ExactNumber or a bigint that a toJSON returns is written as the number, not as an object", () => {
+  test("an ExactNumber or a bigint that a toJSON returns, or a boxed bigint, is written as the number", () => {
     class Id {
       constructor(readonly text: string) {}
       toJSON(): unknown {
@@ -1335,6 +1335,10 @@ describe("serializeExactMessage writes what JSON.stringify writes", () => {
         ids: [new Id("-18014398509481985")],
       }),
     ).toBe('{"id":9007199254740993,"ids":[-18014398509481985]}');
+    // A boxed bigint, as a boxed number, is written as its value.
+    expect(serializeExactMessage([Object(9007199254740993n), Object(2 ** 60)])).toBe(
+      "[9007199254740993,1152921504606846976]",
+    );
   });
 
   test("a whole number JavaScript writes as digits that are not its value gets its exact digits", () => {
