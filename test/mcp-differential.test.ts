@@ -277,9 +277,24 @@ describe("the gate refuses what the SDK would hand on changed: _meta numbers, a 
     expect(message.params._meta).toEqual({ k: 1, [ARGUMENTS_JSON_META_KEY]: `{"a":${BIG}}` });
   });
 
-  test("a progressToken beyond 2^53 is the SDK's to refuse: its schema rejects the message before the gate", () => {
+  test("a progressToken beyond 2^53 is the SDK's to refuse: its schema rejects the message before the gate", async () => {
     const line = `${head}{"name":"plain","arguments":{},"_meta":{"progressToken":${BIG}}}}`;
     expect(() => readLine(line, ["exact"])).toThrow(/safe integer/);
+    // Over HTTP the SDK answers it as a malformed message, behind the exact transport too.
+    const transport = new ExactWebStandardStreamableHTTPServerTransport({
+      enableJsonResponse: true,
+    });
+    await recordingServer(new Map()).connect(transport);
+    const response = await transport.handleRequest(mcpPost(line));
+    expect([response.status, await response.json()]).toEqual([
+      400,
+      {
+        jsonrpc: "2.0",
+        error: { code: -32700, message: "Parse error: Invalid JSON-RPC message" },
+        id: null,
+      },
+    ]);
+    await transport.close();
   });
 });
 
