@@ -209,6 +209,57 @@ describe("RequestGate", () => {
   });
 });
 
+describe("options outside their documented values: option-invalid, naming the option", () => {
+  test.each<[string, () => unknown, string]>([
+    [
+      "exactTools as a string",
+      () => new RequestGate({ exactTools: "get_order" as never }),
+      "exactTools",
+    ],
+    [
+      "exactTools with a number in the list",
+      () => new RequestGate({ exactTools: ["a", 1] as never }),
+      "exactTools",
+    ],
+    ["exactTools null", () => new RequestGate({ exactTools: null as never }), "exactTools"],
+    [
+      "exactTools on the stdio transport",
+      () =>
+        new ExactStdioServerTransport(new PassThrough(), new PassThrough(), {
+          exactTools: {} as never,
+        }),
+      "exactTools",
+    ],
+    [
+      "exactTools on the web-standard transport",
+      () => new ExactWebStandardStreamableHTTPServerTransport({ exactTools: "x" as never }),
+      "exactTools",
+    ],
+    [
+      'integers: "number"',
+      () => exactToolHandler(() => ({ content: [] }), { integers: "number" as never }),
+      "integers",
+    ],
+  ])("%s", (_label, make, option) => {
+    expect(make).toThrow(expect.objectContaining({ code: "option-invalid", path: "" }));
+    expect(make).toThrow(`option ${option} must be`);
+  });
+
+  test("a list and a predicate both name the exact tools; absent, none is exact", () => {
+    const line = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"n":9007199254740993}}}`;
+    const refusedBy = (gate: RequestGate) => {
+      const parsed: unknown = JSON.parse(line);
+      gate.annotate(parsed, line);
+      return gate.admit(parsed as JSONRPCMessage) !== undefined;
+    };
+    expect(refusedBy(new RequestGate({ exactTools: ["t"] }))).toBe(false);
+    expect(refusedBy(new RequestGate({ exactTools: (name) => name === "t" }))).toBe(false);
+    expect(refusedBy(new RequestGate({ exactTools: ["u"] }))).toBe(true);
+    expect(refusedBy(new RequestGate(undefined))).toBe(true);
+    expect(refusedBy(new RequestGate({}))).toBe(true);
+  });
+});
+
 describe("exactToolHandler", () => {
   // The exact text as an exact transport hands it on: through a real gate (a string put under the key by hand is not trusted).
   const extraWith = (text?: string) => (text === undefined ? { _meta: {} } : gatedExtra(text));

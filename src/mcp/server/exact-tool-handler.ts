@@ -5,6 +5,7 @@
 
 import { type CallToolResult, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { type JsonPointer, pointerFrom } from "../../json-pointer.js";
+import { checkOneOf, makeOptions } from "../../options.js";
 import { setOwnProperty } from "../../struct/own-property.js";
 import { serializeExactMessage } from "../exact-number.js";
 import { buildExactJson } from "../exact-parse.js";
@@ -22,6 +23,8 @@ export interface ExactToolHandlerOptions {
    */
   integers: "bigint" | "text";
 }
+
+const handlerDefaults: Readonly<ExactToolHandlerOptions> = Object.freeze({ integers: "bigint" });
 
 /** `T` with each number possibly an exact integer `I` (bigint or its text). */
 export type ExactArguments<T, I = bigint> = T extends number
@@ -273,7 +276,9 @@ export function exactToolHandler<Args, Extra extends ToolHandlerExtra, R extends
   handler: (args: never, extra: Extra) => R | Promise<R>,
   options?: Partial<ExactToolHandlerOptions>,
 ): ExactToolCallback<Args, Extra> {
-  const integers = options?.integers ?? "bigint";
+  const { integers } = makeOptions(handlerDefaults, options, (o) =>
+    checkOneOf("integers", o.integers, ["bigint", "text"]),
+  );
   const callback = async (args: Args, extra?: Extra): Promise<CallToolResult> => {
     // McpServer calls the handler of a tool registered without inputSchema
     // with `extra` alone (no arguments reach it): hand it on the same way,

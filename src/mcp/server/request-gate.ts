@@ -9,6 +9,7 @@ import type {
   JSONRPCMessage,
   MessageExtraInfo,
 } from "@modelcontextprotocol/sdk/types.js";
+import { invalidOption, makeOptions } from "../../options.js";
 import { type MemberTextReader, memberTextReader } from "../json-span.js";
 import { type NumberLoss, numberLosses, suspectNumbers } from "./number-loss.js";
 
@@ -77,6 +78,10 @@ export interface ExactServerOptions {
    */
   exactTools: readonly string[] | ((toolName: string) => boolean);
 }
+
+const serverDefaults: Readonly<ExactServerOptions> = Object.freeze({ exactTools: [] });
+
+const isString = (value: unknown): value is string => typeof value === "string";
 
 type JsonRecord = Record<string, unknown>;
 
@@ -152,9 +157,17 @@ export class RequestGate {
   private readonly exactTool: (toolName: string) => boolean;
 
   constructor(options: Partial<ExactServerOptions> | undefined) {
-    const exactTools = options?.exactTools ?? [];
-    this.exactTool =
-      typeof exactTools === "function" ? exactTools : (name) => exactTools.includes(name);
+    const { exactTools } = makeOptions(serverDefaults, options, (o) => {
+      // A string would pass as a list (`"get_order".includes("get")`): refused, as is anything else.
+      const names = o.exactTools;
+      if (typeof names !== "function" && !(Array.isArray(names) && names.every(isString)))
+        invalidOption("exactTools", "must be a list of tool names or a predicate");
+    });
+    if (typeof exactTools === "function") this.exactTool = exactTools;
+    else {
+      const names = new Set(exactTools);
+      this.exactTool = (name) => names.has(name);
+    }
   }
 
   /**
