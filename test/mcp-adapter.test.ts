@@ -116,12 +116,13 @@ describe("exactJsonArguments", () => {
   });
 
   test.each([
-    ['{"a":', "invalid-json"],
-    ["[1,2]", "not-an-object"],
-    ["42", "not-an-object"],
-    ['{"a":1,"a":2}', "invalid-json"],
-  ])("%s is rejected with %s", (json, code) => {
-    expect(() => exactJsonArguments(json)).toThrow(expect.objectContaining({ code, path: "" }));
+    ['{"a":', "invalid-json", ""],
+    ["[1,2]", "not-an-object", ""],
+    ["42", "not-an-object", ""],
+    ['{"a":1,"a":2}', "invalid-json", "/a"],
+    ['{"o":{"x~/":1,"x~/":2}}', "invalid-json", "/o/x~0~1"],
+  ])("%s is rejected with %s at %s", (json, code, path) => {
+    expect(() => exactJsonArguments(json)).toThrow(expect.objectContaining({ code, path }));
   });
 });
 

@@ -60,13 +60,13 @@ function expectClean(error: unknown): void {
   expect(text).not.toContain(CANARY_DIGITS);
 }
 
-const BAD_ARGUMENT_TEXTS: [string, string, string][] = [
+const BAD_ARGUMENT_TEXTS: [string, string, string, string?][] = [
   ["a string value, then a syntax error", `{"k":"${CANARY}","x":}`, "invalid-json"],
   ["a bare word", `{"k":${CANARY}}`, "invalid-json"],
   ["an unterminated string", `{"k":"${CANARY}`, "invalid-json"],
   ["a bad escape", `{"k":"${CANARY}\\q"}`, "invalid-json"],
   ["a number run on", `{"k":${CANARY_DIGITS}${CANARY}}`, "invalid-json"],
-  ["a repeated member", `{"a":"${CANARY}","a":${CANARY_DIGITS}}`, "invalid-json"],
+  ["a repeated member", `{"a":"${CANARY}","a":${CANARY_DIGITS}}`, "invalid-json", "/a"],
   ["a string at the top", `"${CANARY}"`, "not-an-object"],
   ["an array at the top", `["${CANARY}",${CANARY_DIGITS}]`, "not-an-object"],
   ["a number at the top", CANARY_DIGITS, "not-an-object"],
@@ -74,12 +74,15 @@ const BAD_ARGUMENT_TEXTS: [string, string, string][] = [
 ];
 
 describe("struct-json-bridge/mcp", () => {
-  test.each(BAD_ARGUMENT_TEXTS)("exactJsonArguments: %s → %s, no text", (_label, text, code) => {
-    const error = thrown(() => exactJsonArguments(text));
-    expect(error).toMatchObject({ code, path: "" });
-    expect((error as Error).cause).toBeUndefined();
-    expectClean(error);
-  });
+  test.each(BAD_ARGUMENT_TEXTS)(
+    "exactJsonArguments: %s → %s, no text",
+    (_label, text, code, path = "") => {
+      const error = thrown(() => exactJsonArguments(text));
+      expect(error).toMatchObject({ code, path });
+      expect((error as Error).cause).toBeUndefined();
+      expectClean(error);
+    },
+  );
 
   test("exactJsonArguments: a position where JSON.parse gives one", () => {
     // V8 names a position for some errors only (an unterminated string, trailing text).

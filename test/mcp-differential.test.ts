@@ -13,6 +13,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import {
   CallToolRequestSchema,
+  CallToolResultSchema,
   type JSONRPCMessage,
   JSONRPCMessageSchema,
 } from "@modelcontextprotocol/sdk/types.js";
@@ -42,6 +43,7 @@ import {
 import { exactInteger, numberLoss } from "../src/mcp/server/number-loss.js";
 import { RequestGate } from "../src/mcp/server/request-gate.js";
 import { gatedExtra } from "./mcp/gated-extra.js";
+import { mcpPost } from "./mcp/servers.js";
 import {
   argumentsText,
   encodeString,
@@ -162,10 +164,9 @@ function oracleExactValue(text: string): unknown {
   return convert(losslessParse(text));
 }
 
-/** `value` without an own top-level `__proto__` member (zod's record drops it from the arguments). */
-function withoutTopProto(value: unknown): unknown {
-  if (value !== null && typeof value === "object") Reflect.deleteProperty(value, "__proto__");
-  return value;
+/** True when `value` has an own top-level `__proto__` member (zod's record would drop it from the arguments). */
+function hasTopProto(value: unknown): boolean {
+  return value !== null && typeof value === "object" && Object.hasOwn(value, "__proto__");
 }
 
 /** JSON whitespace trimmed (the span the gate cuts). */
@@ -201,6 +202,101 @@ function readLine(line: string, exactTools: readonly string[]): Reading {
     argumentsJson: request.params._meta?.[ARGUMENTS_JSON_META_KEY],
   };
 }
+
+describe("the gate refuses what the SDK would hand on changed: _meta numbers, a __proto__ member", () => {
+  const head = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":';
+  const refused = (
+    code: string,
+    path: string,
+    member?: "_meta",
+  ): { code: number; data: { errors: Record<string, string>[] } } => ({
+    code: -32602,
+    data: { errors: [member === undefined ? { code, path } : { code, path, member }] },
+  });
+  test.each([
+    [
+      "a number in _meta that JSON.parse rounds, plain tool",
+      `${head}{"name":"plain","arguments":{"a":1},"_meta":{"trace":${BIG}}}}`,
+      refused("integer-precision-lost", "/trace", "_meta"),
+    ],
+    [
+      "a number in _meta that JSON.parse rounds, exact tool (the handler reads _meta as numbers too)",
+      `${head}{"name":"exact","arguments":{"a":1},"_meta":{"x":{"ids":[1,${BIG}]}}}}`,
+      refused("integer-precision-lost", "/x/ids/1", "_meta"),
+    ],
+    [
+      "a number beyond float64 in _meta",
+      `${head}{"name":"exact","arguments":{},"_meta":{"\\u0074":-1e400}}}`,
+      refused("number-out-of-range", "/t", "_meta"),
+    ],
+    [
+      "an argument named _meta is not the request's _meta",
+      `${head}{"name":"plain","arguments":{"_meta":{"trace":${BIG}}}}}`,
+      refused("integer-precision-lost", "/_meta/trace"),
+    ],
+    [
+      "__proto__ at the top of the arguments, plain tool",
+      `${head}{"name":"plain","arguments":{"__proto__":{"admin":true},"b":1}}}`,
+      refused("member-dropped", "/__proto__"),
+    ],
+    [
+      "__proto__ at the top of the arguments, exact tool, spelled with an escape",
+      `${head}{"name":"exact","arguments":{"b":1,"\\u005f_proto__":[]}}}`,
+      refused("member-dropped", "/__proto__"),
+    ],
+    [
+      "__proto__ as the arguments' repeated name",
+      `${head}{"name":"exact","arguments":{"__proto__":1,"__proto__":null}}}`,
+      refused("member-dropped", "/__proto__"),
+    ],
+  ])("%s", (_label, line, error) => {
+    expect(readLine(line, ["exact"]).refused).toEqual(expect.objectContaining(error));
+  });
+
+  test.each([
+    ["2^53 itself and small numbers in _meta", `"_meta":{"a":9007199254740992,"b":[1.5,-0,1e300]}`],
+    ["a progressToken the SDK accepts", `"_meta":{"progressToken":9007199254740991}`],
+    ["a string progressToken", `"_meta":{"progressToken":"${BIG}"}`],
+    ["__proto__ below the top of the arguments", `"arguments":{"a":{"__proto__":{"b":1}}}`],
+    [
+      "__proto__ in _meta (the SDK drops it there: no tool reads it)",
+      `"_meta":{"__proto__":{"a":1}}`,
+    ],
+  ])("passes: %s", (_label, member) => {
+    const reading = readLine(`${head}{"name":"plain",${member}}}`, ["exact"]);
+    expect(reading.refused).toBeUndefined();
+  });
+
+  test("the gate's own keys never reach the handler's _meta", () => {
+    const gate = new RequestGate({ exactTools: ["exact"] });
+    const line = `${head}{"name":"exact","arguments":{"a":${BIG}},"_meta":{"k":1,"struct-json-bridge/metaJson":"{}"}}}`;
+    const parsed: unknown = JSON.parse(line);
+    gate.annotate(parsed, line);
+    const message = JSONRPCMessageSchema.parse(parsed) as { params: { _meta: object } };
+    expect(gate.admit(message as never)).toBeUndefined();
+    expect(message.params._meta).toEqual({ k: 1, [ARGUMENTS_JSON_META_KEY]: `{"a":${BIG}}` });
+  });
+
+  test("a progressToken beyond 2^53 is the SDK's to refuse: its schema rejects the message before the gate", async () => {
+    const line = `${head}{"name":"plain","arguments":{},"_meta":{"progressToken":${BIG}}}}`;
+    expect(() => readLine(line, ["exact"])).toThrow(/safe integer/);
+    // Over HTTP the SDK answers it as a malformed message, behind the exact transport too.
+    const transport = new ExactWebStandardStreamableHTTPServerTransport({
+      enableJsonResponse: true,
+    });
+    await recordingServer(new Map()).connect(transport);
+    const response = await transport.handleRequest(mcpPost(line));
+    expect([response.status, await response.json()]).toEqual([
+      400,
+      {
+        jsonrpc: "2.0",
+        error: { code: -32700, message: "Parse error: Invalid JSON-RPC message" },
+        id: null,
+      },
+    ]);
+    await transport.close();
+  });
+});
 
 describe("the gate reads what the SDK reads (hostile spellings of one tools/call)", () => {
   const head = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":';
@@ -282,9 +378,9 @@ describe("the gate reads what the SDK reads (hostile spellings of one tools/call
   ])("%s", (_label, line, expected) => {
     const reading = readLine(line, ["exact"]);
     expect(reading).toMatchObject(expected);
-    if (reading.argumentsJson !== undefined) {
-      // The text handed on reads as the very arguments the SDK validated (zod drops a top-level __proto__).
-      expect(reading.args).toEqual(withoutTopProto(JSON.parse(reading.argumentsJson as string)));
+    if (reading.argumentsJson !== undefined && reading.refused === undefined) {
+      // The text handed on reads as the very arguments the SDK validated.
+      expect(reading.args).toEqual(JSON.parse(reading.argumentsJson as string));
     }
   });
 
@@ -355,9 +451,17 @@ describe("the gate reads what the SDK reads (hostile spellings of one tools/call
           expect(bySpot(refused.data.errors)).toEqual(bySpot(losses));
           return;
         }
+        if (hasTopProto(JSON.parse(argsText))) {
+          // zod would drop it from the arguments the tool sees: refused, never handed on changed.
+          expect(reading.refused).toMatchObject({
+            code: -32602,
+            data: { errors: [{ code: "member-dropped", path: "/__proto__" }] },
+          });
+          return;
+        }
         expect(reading.refused).toBeUndefined();
         expect(reading.argumentsJson).toBe(trimJson(argsText));
-        expect(reading.args).toEqual(withoutTopProto(JSON.parse(argsText)));
+        expect(reading.args).toEqual(JSON.parse(argsText));
       }),
       runs(300, 71),
     );
@@ -600,7 +704,7 @@ describe("end to end over stdio: what a handler receives", () => {
         { description: "no arguments" },
         exactToolHandler((extra) => ({
           structuredContent: { id: 9007199254740993n, meta: typeof extra },
-        })) as never,
+        })),
       );
       const stdin = new PassThrough();
       const stdout = new PassThrough();
@@ -670,10 +774,13 @@ describe("end to end over stdio: what a handler receives", () => {
       expect(seen).toEqual({
         1: { tool: "plain", args: { a: 1 } },
         2: { tool: "exact", args: { a: 9007199254740993n } },
-        4: { tool: "exact", args: { b: 9007199254740993n } },
       });
       expect(replies[3]).toMatchObject({
         error: { code: -32602, data: { errors: [{ path: "/a" }] } },
+      });
+      // zod would drop __proto__ from what the handler sees: refused rather than handed on changed.
+      expect(replies[4]).toMatchObject({
+        error: { code: -32602, data: { errors: [{ code: "member-dropped", path: "/__proto__" }] } },
       });
       expect(replies[7]).toMatchObject({ error: { code: -32602 } });
       expect(Object.keys(replies).sort()).toEqual(["1", "2", "3", "4", "7"]);
@@ -758,8 +865,15 @@ describe("round trip through the SDK's McpServer over stdio: arguments in, struc
             const line = await call(text);
             const reply = losslessParse(line) as {
               result: { structuredContent: unknown; content: { text: string }[] };
+              error?: { data: unknown };
             };
-            const expected = withoutTopProto(canonical(losslessParse(text)));
+            if (hasTopProto(JSON.parse(text))) {
+              expect(reply.error?.data).toEqual({
+                errors: [{ code: "member-dropped", path: "/__proto__" }],
+              });
+              return;
+            }
+            const expected = canonical(losslessParse(text));
             expect(canonical(reply.result.structuredContent)).toEqual(expected);
             // The text content is the same exact JSON.
             expect(canonical(losslessParse(reply.result.content[0]!.text))).toEqual(expected);
@@ -774,29 +888,65 @@ describe("round trip through the SDK's McpServer over stdio: arguments in, struc
   );
 });
 
+/** Posts `body` to a fresh web-standard exact transport serving `recordingServer(seen)`; its answers by id. */
+async function postBatch(
+  seen: Seen,
+  body: string,
+): Promise<Record<string, { id: string; error?: unknown }>> {
+  const transport = new ExactWebStandardStreamableHTTPServerTransport({
+    enableJsonResponse: true,
+    exactTools: ["exact"],
+  });
+  await recordingServer(seen).connect(transport);
+  const response = await transport.handleRequest(mcpPost(body));
+  const messages = (await response.json()) as { id: string; error?: unknown }[];
+  await transport.close();
+  return Object.fromEntries(messages.map((m) => [m.id, m]));
+}
+
 describe("a batch through the web-standard transport", () => {
+  test(
+    "_meta numbers and a __proto__ member are refused per call, each from its own text; the rest pass",
+    async () => {
+      const seen: Seen = new Map();
+      const call = (id: string, params: string) =>
+        `{"jsonrpc":"2.0","id":"${id}","method":"tools/call","params":${params}}`;
+      const body = `[${[
+        call("a", `{"name":"exact","arguments":{"x":${BIG}},"_meta":{"trace":[${BIG}]}}`),
+        call("b", '{"name":"plain","arguments":{"\\u005f_proto__":{"admin":true},"x":1}}'),
+        call("c", `{"name":"exact","arguments":{"x":${BIG}},"_meta":{"trace":"${BIG}"}}`),
+      ].join(",")}]`;
+      const byId = await postBatch(seen, body);
+      expect(byId.a).toMatchObject({
+        error: {
+          code: -32602,
+          message: expect.stringMatching(
+            /^Invalid params: integer-precision-lost at \/trace\/0 of _meta: /,
+          ),
+          data: { errors: [{ code: "integer-precision-lost", path: "/trace/0", member: "_meta" }] },
+        },
+      });
+      expect(byId.b).toMatchObject({
+        error: {
+          code: -32602,
+          message: expect.stringMatching(/^Invalid params: member-dropped at \/__proto__: /),
+          data: { errors: [{ code: "member-dropped", path: "/__proto__" }] },
+        },
+      });
+      expect(byId.c).toMatchObject({ result: { content: [] } });
+      expect(Object.fromEntries(seen)).toEqual({
+        c: { tool: "exact", args: { x: 9007199254740993n } },
+      });
+    },
+    HANG_GUARD,
+  );
+
   test(
     "each call of a batch is gated on its own text, escapes and duplicates included",
     async () => {
       const seen: Seen = new Map();
-      const transport = new ExactWebStandardStreamableHTTPServerTransport({
-        enableJsonResponse: true,
-        exactTools: ["exact"],
-      });
-      await recordingServer(seen).connect(transport);
       const body = `[{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"plain","arguments":{"x":1},"\\u0061rguments":{"x":${BIG}}}},{"jsonrpc":"2.0","id":"b","method":"tools/call","params":{"name":"exact","arguments":{"x":${BIG}},"arguments":{"y":[${BIG}]}}}]`;
-      const response = await transport.handleRequest(
-        new Request("http://127.0.0.1/mcp", {
-          method: "POST",
-          headers: {
-            "content-type": "application/json",
-            accept: "application/json, text/event-stream",
-          },
-          body,
-        }),
-      );
-      const messages = (await response.json()) as { id: string; error?: unknown }[];
-      const byId = Object.fromEntries(messages.map((m) => [m.id, m]));
+      const byId = await postBatch(seen, body);
       expect(byId.a).toMatchObject({
         error: { code: -32602, data: { errors: [{ path: "/x" }] } },
       });
@@ -804,7 +954,6 @@ describe("a batch through the web-standard transport", () => {
       expect(Object.fromEntries(seen)).toEqual({
         b: { tool: "exact", args: { y: [9007199254740993n] } },
       });
-      await transport.close();
     },
     HANG_GUARD,
   );
@@ -830,6 +979,30 @@ describe("a result's exact structuredContent text is never the server's own clai
     }
     const noContent = String.raw`{"jsonrpc":"2.0","id":1,"result":{"content":[],"_meta":{"struct-json-bridge\/structuredContentJson":"{}","k":1}}}`;
     expect(JSON.parse(exactResponseText(noContent)).result._meta).toEqual({ k: 1 });
+  });
+
+  test("a top-level __proto__ member, which the SDK's CallToolResultSchema drops: no text is recorded (HTTP and stdio readers)", () => {
+    // The member's name spelled with an escape: JSON.parse reads __proto__ all the same.
+    const line =
+      '{"jsonrpc":"2.0","id":1,"result":{"content":[],"structuredContent":{"\\u005f_proto__":{"admin":true},"id":9007199254740993},"_meta":{"struct-json-bridge/structuredContentJson":"{}","k":1}}}';
+    for (const read of [
+      (t: string) => JSON.parse(exactResponseText(t)) as JSONRPCMessage,
+      deserializeExactMessage,
+    ]) {
+      const message = read(line) as unknown as { result: { _meta?: unknown } };
+      expect(structuredContentJson(message.result)).toBeUndefined();
+      expect(message.result._meta).toEqual({ k: 1 }); // the server's claim is still dropped
+      // What the SDK's client validates lacks the member: the text would have held one more.
+      expect(
+        Object.keys(CallToolResultSchema.parse(message.result).structuredContent ?? {}),
+      ).toEqual(["id"]);
+    }
+    // Deeper down, __proto__ is an ordinary member the SDK keeps: recorded.
+    const nested =
+      '{"jsonrpc":"2.0","id":1,"result":{"content":[],"structuredContent":{"a":{"__proto__":1}}}}';
+    expect(
+      structuredContentJson((deserializeExactMessage(nested) as { result: object }).result),
+    ).toBe('{"a":{"__proto__":1}}');
   });
 
   test("the HTTP reader hands the SDK what JSON.parse reads: -0 and 1e400 kept", () => {
@@ -895,9 +1068,12 @@ describe("a result's exact structuredContent text is never the server's own clai
           const { result } = read(text) as unknown as {
             result: { structuredContent?: unknown; _meta?: unknown };
           };
-          expect(structuredContentJson(result)).toBe(
-            content === undefined ? undefined : trimJson(content),
-          );
+          // A top-level __proto__ member (the SDK's CallToolResultSchema drops it): no text recorded.
+          const recorded =
+            content === undefined || hasTopProto(JSON.parse(content))
+              ? undefined
+              : trimJson(content);
+          expect(structuredContentJson(result)).toBe(recorded);
           if (content !== undefined) expect(result.structuredContent).toEqual(JSON.parse(content));
         }
       }),
@@ -1158,6 +1334,25 @@ describe("serializeExactMessage writes what JSON.stringify writes", () => {
         expect(serializeExactMessage(value)).toBe(referenceText(value));
       }),
       runs(500, 74),
+    );
+  });
+
+  test("an ExactNumber or a bigint that a toJSON returns, or a boxed bigint, is written as the number", () => {
+    class Id {
+      constructor(readonly text: string) {}
+      toJSON(): unknown {
+        return this.text.startsWith("-") ? BigInt(this.text) : new ExactNumber(this.text, "/id");
+      }
+    }
+    expect(
+      serializeExactMessage({
+        id: new Id("9007199254740993"),
+        ids: [new Id("-18014398509481985")],
+      }),
+    ).toBe('{"id":9007199254740993,"ids":[-18014398509481985]}');
+    // A boxed bigint, as a boxed number, is written as its value.
+    expect(serializeExactMessage([Object(9007199254740993n), Object(2 ** 60)])).toBe(
+      "[9007199254740993,1152921504606846976]",
     );
   });
 

@@ -41,7 +41,7 @@ import {
 import { RequestGate } from "../src/mcp/server/request-gate.js";
 import { exactWireMessage } from "../src/mcp/server/wire.js";
 import { gatedExtra } from "./mcp/gated-extra.js";
-import { type RunningServer, startTsServer } from "./mcp/servers.js";
+import { mcpPost, type RunningServer, startTsServer } from "./mcp/servers.js";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const HANG_GUARD = 60_000;
@@ -209,6 +209,57 @@ describe("RequestGate", () => {
   });
 });
 
+describe("options outside their documented values: option-invalid, naming the option", () => {
+  test.each<[string, () => unknown, string]>([
+    [
+      "exactTools as a string",
+      () => new RequestGate({ exactTools: "get_order" as never }),
+      "exactTools",
+    ],
+    [
+      "exactTools with a number in the list",
+      () => new RequestGate({ exactTools: ["a", 1] as never }),
+      "exactTools",
+    ],
+    ["exactTools null", () => new RequestGate({ exactTools: null as never }), "exactTools"],
+    [
+      "exactTools on the stdio transport",
+      () =>
+        new ExactStdioServerTransport(new PassThrough(), new PassThrough(), {
+          exactTools: {} as never,
+        }),
+      "exactTools",
+    ],
+    [
+      "exactTools on the web-standard transport",
+      () => new ExactWebStandardStreamableHTTPServerTransport({ exactTools: "x" as never }),
+      "exactTools",
+    ],
+    [
+      'integers: "number"',
+      () => exactToolHandler(() => ({ content: [] }), { integers: "number" as never }),
+      "integers",
+    ],
+  ])("%s", (_label, make, option) => {
+    expect(make).toThrow(expect.objectContaining({ code: "option-invalid", path: "" }));
+    expect(make).toThrow(`option ${option} must be`);
+  });
+
+  test("a list and a predicate both name the exact tools; absent, none is exact", () => {
+    const line = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"n":9007199254740993}}}`;
+    const refusedBy = (gate: RequestGate) => {
+      const parsed: unknown = JSON.parse(line);
+      gate.annotate(parsed, line);
+      return gate.admit(parsed as JSONRPCMessage) !== undefined;
+    };
+    expect(refusedBy(new RequestGate({ exactTools: ["t"] }))).toBe(false);
+    expect(refusedBy(new RequestGate({ exactTools: (name) => name === "t" }))).toBe(false);
+    expect(refusedBy(new RequestGate({ exactTools: ["u"] }))).toBe(true);
+    expect(refusedBy(new RequestGate(undefined))).toBe(true);
+    expect(refusedBy(new RequestGate({}))).toBe(true);
+  });
+});
+
 describe("exactToolHandler", () => {
   // The exact text as an exact transport hands it on: through a real gate (a string put under the key by hand is not trusted).
   const extraWith = (text?: string) => (text === undefined ? { _meta: {} } : gatedExtra(text));
@@ -236,6 +287,28 @@ describe("exactToolHandler", () => {
     });
     await expect(handler({ a: { b: 2 ** 52 } }, extraWith())).resolves.toEqual({ content: [] });
   });
+
+  test.each([
+    [{ trace: 2 ** 60 }, "integer-precision-lost", "/trace"],
+    [{ x: [1, Number.NEGATIVE_INFINITY] }, "number-out-of-range", "/x/1"],
+  ])(
+    "without an exact transport, a suspect number in _meta is refused too (%j)",
+    async (meta, code, path) => {
+      const handler = exactToolHandler(() => ({ content: [] }));
+      const refusal = handler({ a: 1 }, { _meta: meta });
+      await expect(refusal).rejects.toBeInstanceOf(McpError);
+      await expect(refusal).rejects.toMatchObject({
+        code: -32602,
+        data: { errors: [{ code, path, member: "_meta" }] },
+      });
+      expect(((await refusal.catch((e: unknown) => e)) as Error).message).toContain(
+        ` at ${path} of _meta:`,
+      );
+      await expect(handler({ a: 1 }, { _meta: { progressToken: 7 } })).resolves.toEqual({
+        content: [],
+      });
+    },
+  );
 
   test("exact text that disagrees with the validated arguments is refused, not trusted", async () => {
     const handler = exactToolHandler(() => ({ content: [] }));
@@ -683,16 +756,7 @@ describe.each([false, true])(
           maxRequestBodySize: 64,
         });
         await exactServer().connect(transport);
-        return transport.handleRequest(
-          new Request("http://127.0.0.1/mcp", {
-            method: "POST",
-            headers: {
-              "content-type": "application/json",
-              accept: "application/json, text/event-stream",
-            },
-            body,
-          }),
-        );
+        return transport.handleRequest(mcpPost(body));
       };
       const malformed = await post("{oops");
       expect([malformed.status, await malformed.json()]).toEqual([

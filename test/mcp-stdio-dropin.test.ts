@@ -6,9 +6,19 @@ import {
   StdioClientTransport,
   type StdioServerParameters,
 } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { ReadBuffer } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, test } from "vitest";
+import {
+  ExactReadBuffer,
+  type SdkFieldShape,
+  sdkAccessor,
+  sdkInternals,
+} from "../src/mcp/exact-read-buffer.js";
 import { ExactStdioClientTransport } from "../src/mcp/index.js";
+import { ExactStdioServerTransport } from "../src/mcp/server/index.js";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 
@@ -283,5 +293,82 @@ describe("ExactStdioClientTransport behaves as the SDK's StdioClientTransport", 
     }
     expect(exact.stderr).toBe(null);
     expect(exact.pid).toBe(null);
+  });
+});
+
+describe("the SDK internals the exact transports exchange (canary for SDK upgrades)", () => {
+  test("the Node HTTP server transport's onmessage is an accessor (the gate sits in front of it)", () => {
+    expect(() =>
+      sdkAccessor(
+        StreamableHTTPServerTransport.prototype,
+        "StreamableHTTPServerTransport",
+        "onmessage",
+      ),
+    ).not.toThrow();
+    class PlainField {
+      onmessage: unknown = undefined;
+    }
+    expect(() =>
+      sdkAccessor(PlainField.prototype, "StreamableHTTPServerTransport", "onmessage"),
+    ).toThrow(
+      "struct-json-bridge: this @modelcontextprotocol/sdk's StreamableHTTPServerTransport has no onmessage accessor; the exact transport supports @modelcontextprotocol/sdk ^1.32",
+    );
+  });
+
+  const fields = (target: object) => target as Record<string, unknown>;
+
+  test("the installed SDK has each field with the shape the guard expects, and the exact reader takes its place", async () => {
+    const params = server([]);
+    const sdkClient = fields(new StdioClientTransport(params));
+    expect(sdkClient._readBuffer).toBeInstanceOf(ReadBuffer);
+    expect(sdkClient._serverParams).toBe(params);
+    const sdkServer = fields(new StdioServerTransport());
+    expect(sdkServer._readBuffer).toBeInstanceOf(ReadBuffer);
+    expect(sdkServer._stdout).toBe(process.stdout);
+    expect(fields(new ExactStdioClientTransport(params))._readBuffer).toBeInstanceOf(
+      ExactReadBuffer,
+    );
+    expect(fields(new ExactStdioServerTransport())._readBuffer).toBeInstanceOf(ExactReadBuffer);
+    // _process exists once started (start checks it): send writes to its stdin.
+    const started = new ExactStdioClientTransport(params);
+    await started.start();
+    expect(fields(started)._process).toMatchObject({ stdin: expect.anything() });
+    await started.close();
+  });
+
+  const expectation = (field: string, shape: SdkFieldShape) =>
+    `struct-json-bridge: this @modelcontextprotocol/sdk's StdioServerTransport has no ${field} of the expected shape (${shape}); the exact transport supports @modelcontextprotocol/sdk ^1.32`;
+  test.each<[string, object, Record<string, SdkFieldShape>, string | undefined]>([
+    [
+      "a renamed field",
+      { _buffer: new ReadBuffer() },
+      { _readBuffer: "read-buffer" },
+      "_readBuffer",
+    ],
+    [
+      "a field of another shape",
+      { _readBuffer: {} },
+      { _readBuffer: "read-buffer" },
+      "_readBuffer",
+    ],
+    ["a writable without once", { _stdout: { write() {} } }, { _stdout: "writable" }, "_stdout"],
+    [
+      "null where an object was",
+      { _serverParams: null },
+      { _serverParams: "object" },
+      "_serverParams",
+    ],
+    ["a field declared but unset", { _process: undefined }, { _process: "present" }, undefined],
+    ["a field not declared", {}, { _process: "present" }, "_process"],
+    [
+      "the SDK's own reader",
+      { _readBuffer: new ReadBuffer() },
+      { _readBuffer: "read-buffer" },
+      undefined,
+    ],
+  ])("sdkInternals: %s", (_label, target, wanted, failing) => {
+    const check = () => sdkInternals(target, "StdioServerTransport", wanted);
+    if (failing === undefined) expect(check()).toBe(target);
+    else expect(check).toThrow(expectation(failing, wanted[failing]!));
   });
 });

@@ -87,7 +87,11 @@ export class SplicedJson {
 
 /** JSON.stringify's replacer for serializeExactMessage: a bigint is written with its digits, and so is a number that {@link shortestIsNotValue}. */
 function exactReplacer(_key: string, value: unknown): unknown {
-  if (typeof value === "bigint") return standIn(value.toString(), "");
+  if (typeof value === "bigint" || value instanceof BigInt) return standIn(value.toString(), "");
+  // Returned by another value's toJSON, which JSON.stringify does not call again:
+  // written as an object ({"text":…}) unless placed here.
+  if (value instanceof ExactNumber) return standIn(value.text, value.path);
+  if (value instanceof SplicedJson) return standIn(value.text, "");
   const n = typeof value === "number" ? value : value instanceof Number ? value.valueOf() : 0;
   return shortestIsNotValue(n) ? standIn(BigInt(n).toString(), "") : value;
 }

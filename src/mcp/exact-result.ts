@@ -38,6 +38,10 @@ export function recordStructuredContentText(
     else result._meta = rest;
   }
   if (!isRecord(result.structuredContent)) return;
+  // The SDK's CallToolResultSchema (zod) drops an own __proto__ member from
+  // structuredContent: the text would hold a member the validated result
+  // lacks (two readings), so none is recorded.
+  if (Object.hasOwn(result.structuredContent, "__proto__")) return;
   const exact = read([...at, "result", "structuredContent"]);
   if (exact === undefined) return;
   result._meta = {

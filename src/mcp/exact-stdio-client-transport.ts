@@ -27,14 +27,21 @@ interface ClientInternals {
 export class ExactStdioClientTransport extends StdioClientTransport {
   constructor(...args: ConstructorParameters<typeof StdioClientTransport>) {
     super(...args);
-    const internals = sdkInternals<ClientInternals>(this, "StdioClientTransport", [
-      "_readBuffer",
-      "_serverParams",
-    ]);
+    const internals = sdkInternals<ClientInternals>(this, "StdioClientTransport", {
+      _readBuffer: "read-buffer",
+      _serverParams: "object",
+    });
     internals._readBuffer = new ExactReadBuffer(
       internals._serverParams.maxBufferSize,
       readExactMessage,
     );
+  }
+
+  /** As the SDK's `start`; then checks that the child process is where `send` writes to it. */
+  override async start(): Promise<void> {
+    await super.start();
+    // The SDK sets _process only here: a release that renamed it would make every send fail as "Not connected".
+    sdkInternals(this, "StdioClientTransport", { _process: "present" });
   }
 
   /** Writes one message as a line of exact JSON (as the SDK's `send`, with exact numbers). */

@@ -34,8 +34,8 @@ export function exactJsonArguments(json: string): Record<string, unknown> {
   if ("duplicate" in built) {
     throw new StructJsonError(
       "invalid-json",
-      "",
-      `a member name is repeated at ${built.duplicate}`,
+      built.duplicate,
+      "a member name is repeated here (JSON.parse keeps the last, other readers the first)",
     );
   }
   return built.value as Record<string, unknown>;

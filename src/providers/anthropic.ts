@@ -11,6 +11,7 @@ import { parseJsonSpans, parseJsonText, spanAt } from "../struct/parse-json.js";
 import {
   expectObject,
   field,
+  helperStreamStarted,
   indexField,
   isAsyncIterable,
   listField,
@@ -86,7 +87,21 @@ export async function toolCallsFromMessage(
     checkLimit("recursionLimit", o.recursionLimit),
   );
   const value: unknown = isAsyncIterable(source) ? source : await source;
-  if (isAsyncIterable(value)) return fromStream(value);
+  if (isAsyncIterable(value)) {
+    // messages.stream() already read: its iterator would wait forever for events long gone.
+    const received = (value as { receivedMessages?: unknown }).receivedMessages;
+    if (
+      helperStreamStarted(value, "finalMessage", "currentMessage") ||
+      (Array.isArray(received) && received.length > 0)
+    ) {
+      throw providerError(
+        "provider-text-unavailable",
+        "",
+        "the MessageStream was already read, so its input_json_delta events are gone: pass messages.stream(...) to toolCallsFromMessage before reading it",
+      );
+    }
+    return fromStream(value);
+  }
   if (typeof value === "string") return fromBody(value, recursionLimit);
   if (typeof field(value, "type") === "string" && Array.isArray(field(value, "content"))) {
     return fromParsedMessage(value);
@@ -110,6 +125,10 @@ async function fromStream(stream: AsyncIterable<unknown>): Promise<ProviderToolC
   const textIndexes = new Set<number>();
   for await (const event of stream) {
     const type = field(expectObject(event, "", "a MessageStreamEvent"), "type");
+    // The SDK's own Stream throws on it; a stream handed on as events (a proxy, a replay) carries it.
+    if (type === "error") {
+      throw providerError("provider-response-invalid", "", "the stream reports error");
+    }
     if (type === "content_block_start") {
       const index = indexField(event, "index", "");
       const block = field(event, "content_block");

@@ -9,6 +9,7 @@ import { invalidOption, makeOptions } from "../options.js";
 import {
   expectObject,
   field,
+  helperStreamStarted,
   indexField,
   isAsyncIterable,
   listField,
@@ -76,11 +77,25 @@ export async function toolCallsFromChatCompletion(
     if (!Number.isSafeInteger(o.choice) || o.choice < 0)
       invalidOption("choice", "must be an index ≥ 0");
   });
-  const value: unknown = isAsyncIterable(source) ? source : await source;
+  let value: unknown = isAsyncIterable(source) ? source : await source;
+  // chat.completions.stream() already read (in part or whole): its final
+  // completion holds every call's text, which its iterator no longer gives.
+  if (
+    isAsyncIterable(value) &&
+    helperStreamStarted(value, "finalChatCompletion", "currentChatCompletionSnapshot")
+  ) {
+    value = await (
+      value as unknown as { finalChatCompletion(): Promise<unknown> }
+    ).finalChatCompletion();
+  }
   const calls = new ToolCallAssembler((index) => `/choices/${choice}/message/tool_calls/${index}`);
   if (isAsyncIterable(value)) {
     for await (const chunk of value) {
-      const picked = pickChoice(expectObject(chunk, "", "a ChatCompletionChunk"), choice);
+      // The wire's error object mid-stream (the SDK's own Stream throws on it): what came before may lack calls.
+      if (field(expectObject(chunk, "", "a ChatCompletionChunk"), "error") !== undefined) {
+        throw providerError("provider-response-invalid", "", "the stream reports an error");
+      }
+      const picked = pickChoice(chunk, choice);
       if (picked === undefined) continue;
       const toolCalls = listField(field(picked, "delta"), "tool_calls", `/choices/${choice}/delta`);
       for (const toolCall of toolCalls) {
@@ -137,7 +152,11 @@ function addChatToolCall(calls: ToolCallAssembler, index: number, toolCall: unkn
  * by `output_index` and checked against the stream's final arguments.
  */
 export async function toolCallsFromResponse(source: ResponseSource): Promise<ProviderToolCall[]> {
-  const value: unknown = isAsyncIterable(source) ? source : await source;
+  let value: unknown = isAsyncIterable(source) ? source : await source;
+  // responses.stream() already read to its end: its final response holds every call's text.
+  if (isAsyncIterable(value) && helperStreamStarted(value, "finalResponse")) {
+    value = await (value as unknown as { finalResponse(): Promise<unknown> }).finalResponse();
+  }
   const calls = new ToolCallAssembler((index) => `/output/${index}`);
   if (!isAsyncIterable(value)) {
     addResponseOutput(calls, expectObject(value, "", "a Response or its stream"), "", true);

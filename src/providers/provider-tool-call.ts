@@ -47,6 +47,25 @@ export function isAsyncIterable(value: unknown): value is AsyncIterable<unknown>
 }
 
 /**
+ * True for one of the SDKs' helper streams (`ChatCompletionStream`,
+ * `ResponseStream`, `MessageStream`: it has the method `finalMethod`) that has
+ * emitted events already: it has `ended`, or its getter `snapshot` holds what
+ * a first event started. Such a stream's iterator sees only the events
+ * emitted after it is made (none once the stream ended: the SDKs' iterators
+ * then give nothing, or wait forever), so iterating it would miss calls.
+ */
+export function helperStreamStarted(
+  stream: object,
+  finalMethod: string,
+  snapshot?: string,
+): boolean {
+  const helper = stream as Record<string, unknown>;
+  if (typeof helper[finalMethod] !== "function") return false;
+  if (helper.ended === true) return true;
+  return snapshot !== undefined && helper[snapshot] !== undefined && helper[snapshot] !== null;
+}
+
+/**
  * `value` when it is an object (not null, not an array); else
  * `provider-response-invalid` at `path`. A result or a stream's item that is
  * not one is not the provider's shape: read as "no tool call" (or skipped,

@@ -94,3 +94,12 @@ export async function startTsServer(options: {
 
 /** The demo's strict Python MCP server over Streamable HTTP (SSE, or JSON bodies). */
 export const startPythonServer = startStrictHttpServer;
+
+/** A JSON-RPC POST of `body` to an MCP endpoint, as a Streamable HTTP client sends it (for web-standard transports). */
+export function mcpPost(body: string): Request {
+  return new Request("http://127.0.0.1/mcp", {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+    body,
+  });
+}

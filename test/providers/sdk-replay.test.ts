@@ -223,6 +223,80 @@ describe("Anthropic: where only the parsed object exists, the adapter says so", 
   });
 });
 
+describe("a helper stream already read (in part or whole) before the adapter gets it", () => {
+  const expected = () =>
+    HARD_CALLS.map((c) => ({ id: c.id, name: c.name, argumentsJson: c.argumentsJson }));
+  /** Waits for the helper's first `event`, so that the adapter starts after it. */
+  const firstEvent = (stream: { once(event: string, listener: () => void): unknown }) =>
+    new Promise<void>((resolve) => {
+      stream.once("chunk", resolve);
+      stream.once("event", resolve);
+    });
+
+  test("chat.completions.stream(), read to its end: every call, from its final completion", async () => {
+    const stream = openai().chat.completions.stream({
+      model: "deltas-of-3-bytes-of-1",
+      messages: MESSAGES,
+    });
+    await stream.finalChatCompletion();
+    expect(await toolCallsFromChatCompletion(stream)).toEqual(expected());
+  });
+
+  test("chat.completions.stream() after its first tool-call chunks: every call, none missed", async () => {
+    const stream = openai(1).chat.completions.stream({
+      model: "deltas-of-3-bytes-of-1",
+      messages: MESSAGES,
+    });
+    // Past the chunks that name the first call: an iterator made now never sees them.
+    await new Promise<void>((resolve) => {
+      stream.on("chunk", (chunk) => {
+        if (chunk.choices[0]?.delta.tool_calls?.some((call) => call.index === 1)) resolve();
+      });
+    });
+    expect(await toolCallsFromChatCompletion(stream)).toEqual(expected());
+  });
+
+  test("responses.stream(), read to its end: every call, from its final response", async () => {
+    const stream = openai().responses.stream({ model: "deltas-of-3-bytes-of-1", input: "go" });
+    await stream.finalResponse();
+    expect(await toolCallsFromResponse(stream)).toEqual(expected());
+  });
+
+  test("responses.stream() after its first event: every call (response.completed names them all)", async () => {
+    const stream = openai(1).responses.stream({ model: "deltas-of-3-bytes-of-1", input: "go" });
+    await firstEvent(stream);
+    expect(await toolCallsFromResponse(stream)).toEqual(expected());
+  });
+
+  test.each([
+    [
+      "read to its end",
+      (stream: ReturnType<Anthropic["messages"]["stream"]>) => stream.finalMessage(),
+    ],
+    [
+      "after its first event",
+      (stream: ReturnType<Anthropic["messages"]["stream"]>) =>
+        new Promise<void>((resolve) => stream.once("streamEvent", () => resolve())),
+    ],
+  ])(
+    "messages.stream() %s: provider-text-unavailable, not a wait for events long gone",
+    async (_label, read) => {
+      const stream = anthropic(1).messages.stream(ask("deltas-of-3-bytes-of-1"));
+      await read(stream);
+      const outcome = await Promise.race([
+        toolCallsFromMessage(stream).catch((e: unknown) => e),
+        new Promise((resolve) => setTimeout(() => resolve("still waiting"), 5_000)),
+      ]);
+      expect(outcome).toMatchObject({
+        name: "StructJsonError",
+        code: "provider-text-unavailable",
+        path: "",
+      });
+      await stream.done().catch(() => undefined);
+    },
+  );
+});
+
 test("the requests reached the replay server as the SDKs send them", () => {
   const paths = new Set(server.requests.map((r) => r.path));
   expect([...paths].sort()).toEqual(["/v1/chat/completions", "/v1/messages", "/v1/responses"]);

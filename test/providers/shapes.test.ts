@@ -163,6 +163,17 @@ describe("OpenAI Chat Completions", () => {
       "option-invalid",
       "",
     ],
+    [
+      "an error chunk after a whole call (the stream ended early: more calls may be missing)",
+      () =>
+        toolCallsFromChatCompletion(
+          streamOf(chunk([{ index: 0, ...fn("call_1", "f", SECRET_ARGS) }]), {
+            error: { message: "SECRET", type: "server_error" },
+          } as never),
+        ),
+      "provider-response-invalid",
+      "",
+    ],
   ];
   testRefusals(REFUSED);
 });
@@ -414,6 +425,18 @@ describe("Anthropic Messages", () => {
       () => toolCallsFromMessage(streamOf(start(0), delta(0, 5 as never))),
       "provider-response-invalid",
       "/content/0/input",
+    ],
+    [
+      "an error event after a whole call (the message ended early: more calls may be missing)",
+      () =>
+        toolCallsFromMessage(
+          streamOf(start(0), delta(0, SECRET_ARGS), {
+            type: "error",
+            error: { type: "overloaded_error", message: "SECRET" },
+          }),
+        ),
+      "provider-response-invalid",
+      "",
     ],
     [
       "something that is no Messages result",

@@ -11,6 +11,7 @@ import {
   type StreamableHTTPServerTransportOptions,
 } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { sdkAccessor } from "../exact-read-buffer.js";
 import { type ExactServerOptions, type MessageHandler, RequestGate } from "./request-gate.js";
 import { exactHttpMessage } from "./wire.js";
 
@@ -65,6 +66,12 @@ export class ExactStreamableHTTPServerTransport extends StreamableHTTPServerTran
   private protocolHandler: MessageHandler | undefined;
 
   constructor(options: ExactStreamableHTTPServerTransportOptions = {}) {
+    // The gate sits in front of the SDK's onmessage accessor (see the setter below).
+    sdkAccessor(
+      StreamableHTTPServerTransport.prototype,
+      "StreamableHTTPServerTransport",
+      "onmessage",
+    );
     const { exactTools, ...sdkOptions } = options;
     super(sdkOptions);
     this.gate = new RequestGate(exactTools === undefined ? undefined : { exactTools });

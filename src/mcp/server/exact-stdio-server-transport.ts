@@ -39,10 +39,10 @@ export class ExactStdioServerTransport extends StdioServerTransport {
       options?.maxBufferSize === undefined ? undefined : { maxBufferSize: options.maxBufferSize },
     );
     const gate = new RequestGate(options);
-    const internals = sdkInternals<ServerInternals>(this, "StdioServerTransport", [
-      "_readBuffer",
-      "_stdout",
-    ]);
+    const internals = sdkInternals<ServerInternals>(this, "StdioServerTransport", {
+      _readBuffer: "read-buffer",
+      _stdout: "writable",
+    });
     internals._readBuffer = new ExactReadBuffer(options?.maxBufferSize, (line) => {
       const parsed: unknown = JSON.parse(line);
       gate.annotate(parsed, line);

@@ -5,6 +5,7 @@
 
 import { type CallToolResult, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { type JsonPointer, pointerFrom } from "../../json-pointer.js";
+import { checkOneOf, makeOptions } from "../../options.js";
 import { setOwnProperty } from "../../struct/own-property.js";
 import { serializeExactMessage } from "../exact-number.js";
 import { buildExactJson } from "../exact-parse.js";
@@ -23,6 +24,8 @@ export interface ExactToolHandlerOptions {
   integers: "bigint" | "text";
 }
 
+const handlerDefaults: Readonly<ExactToolHandlerOptions> = Object.freeze({ integers: "bigint" });
+
 /** `T` with each number possibly an exact integer `I` (bigint or its text). */
 export type ExactArguments<T, I = bigint> = T extends number
   ? number | I
@@ -40,6 +43,17 @@ export interface ToolHandlerExtra {
   _meta?: JsonRecord | undefined;
 }
 
+/**
+ * What {@link exactToolHandler} returns: a tool callback for `McpServer.registerTool`
+ * with an `inputSchema` (called with the arguments and `extra`) or without one
+ * (called with `extra` alone), or for a low-level `tools/call` handler.
+ */
+export type ExactToolCallback<Args, Extra> = ((
+  args: Args,
+  extra: Extra,
+) => Promise<CallToolResult>) &
+  ((extra: NoInfer<Extra>) => Promise<CallToolResult>);
+
 /** What a tool handler returns; `structuredContent` may hold bigints. */
 export interface ExactToolResult {
   structuredContent?: JsonRecord | undefined;
@@ -48,15 +62,20 @@ export interface ExactToolResult {
   [key: string]: unknown;
 }
 
-function invalidParams(loss: Pick<NumberLoss, "code" | "path">, detail: string): McpError {
-  return new McpError(
-    -32602,
-    `${loss.code} at ${loss.path === "" ? "(root)" : loss.path}: ${detail}`,
-    {
-      errors: [{ code: loss.code, path: loss.path }],
-    },
-  );
+function invalidParams(
+  loss: Pick<NumberLoss, "code" | "path">,
+  detail: string,
+  member?: "_meta",
+): McpError {
+  const where = `${loss.path === "" ? "(root)" : loss.path}${member === undefined ? "" : ` of ${member}`}`;
+  const error = { code: loss.code, path: loss.path };
+  return new McpError(-32602, `${loss.code} at ${where}: ${detail}`, {
+    errors: [member === undefined ? error : { ...error, member }],
+  });
 }
+
+const UNGATED =
+  "this call did not come through an exact server transport, so this number may have been rounded on arrival";
 
 /**
  * The arguments' exact JSON text, when the call came through an exact server
@@ -243,17 +262,24 @@ function exactResult(result: ExactToolResult): CallToolResult {
 export function exactToolHandler<Args, Extra extends ToolHandlerExtra, R extends ExactToolResult>(
   handler: (args: ExactArguments<Args, bigint>, extra: Extra) => R | Promise<R>,
   options?: Partial<ExactToolHandlerOptions> & { integers?: "bigint" },
-): (args: Args, extra: Extra) => Promise<CallToolResult>;
+): ExactToolCallback<Args, Extra>;
 export function exactToolHandler<Args, Extra extends ToolHandlerExtra, R extends ExactToolResult>(
   handler: (args: ExactArguments<Args, string>, extra: Extra) => R | Promise<R>,
   options: Partial<ExactToolHandlerOptions> & { integers: "text" },
-): (args: Args, extra: Extra) => Promise<CallToolResult>;
+): ExactToolCallback<Args, Extra>;
+/** A tool without `inputSchema`: `McpServer` calls the handler with `extra` alone. */
+export function exactToolHandler<Extra extends ToolHandlerExtra, R extends ExactToolResult>(
+  handler: (extra: Extra) => R | Promise<R>,
+  options?: Partial<ExactToolHandlerOptions>,
+): ExactToolCallback<Extra, Extra>;
 export function exactToolHandler<Args, Extra extends ToolHandlerExtra, R extends ExactToolResult>(
   handler: (args: never, extra: Extra) => R | Promise<R>,
   options?: Partial<ExactToolHandlerOptions>,
-): (args: Args, extra: Extra) => Promise<CallToolResult> {
-  const integers = options?.integers ?? "bigint";
-  return async (args, extra) => {
+): ExactToolCallback<Args, Extra> {
+  const { integers } = makeOptions(handlerDefaults, options, (o) =>
+    checkOneOf("integers", o.integers, ["bigint", "text"]),
+  );
+  const callback = async (args: Args, extra?: Extra): Promise<CallToolResult> => {
     // McpServer calls the handler of a tool registered without inputSchema
     // with `extra` alone (no arguments reach it): hand it on the same way,
     // rather than failing on the missing `extra`.
@@ -262,13 +288,12 @@ export function exactToolHandler<Args, Extra extends ToolHandlerExtra, R extends
     let exact: unknown = args;
     if (text === undefined) {
       const suspect = suspectNumbers(args, 1)[0];
-      if (suspect !== undefined) {
-        throw invalidParams(
-          suspect,
-          "this call did not come through an exact server transport, so this number may have been rounded on arrival",
-        );
-      }
+      if (suspect !== undefined) throw invalidParams(suspect, UNGATED);
+      // The gate refuses these; without it, `extra._meta` is JSON.parse's reading too.
+      const metaSuspect = suspectNumbers(extra._meta, 1)[0];
+      if (metaSuspect !== undefined) throw invalidParams(metaSuspect, UNGATED, "_meta");
     } else exact = exactArguments(args, text, integers);
     return exactResult(await handler(exact as never, extra));
   };
+  return callback as ExactToolCallback<Args, Extra>;
 }

@@ -11,6 +11,7 @@ export {
 } from "./exact-stdio-server-transport.js";
 export {
   type ExactArguments,
+  type ExactToolCallback,
   type ExactToolHandlerOptions,
   type ExactToolResult,
   exactArgumentsJson,

@@ -9,14 +9,27 @@ import type {
   JSONRPCMessage,
   MessageExtraInfo,
 } from "@modelcontextprotocol/sdk/types.js";
+import { invalidOption, makeOptions } from "../../options.js";
 import { type MemberTextReader, memberTextReader } from "../json-span.js";
 import { type NumberLoss, numberLosses, suspectNumbers } from "./number-loss.js";
 
 /** The `_meta` key of a tools/call request under which the exact server transports put the arguments' exact JSON text. */
 export const ARGUMENTS_JSON_META_KEY = "struct-json-bridge/argumentsJson";
 
-// Marks the text as put there by this transport (a client cannot know the value).
+// Marks the texts as put there by this transport (a client cannot know the value).
 const NONCE_META_KEY = "struct-json-bridge/argumentsJsonNonce";
+
+// The `_meta` object's own exact text, from the gate's reading before the
+// SDK's to its decision after (never handed on).
+const META_JSON_KEY = "struct-json-bridge/metaJson";
+
+/**
+ * The one member of a tools/call's arguments that the SDK's server never hands
+ * on: zod drops an own `__proto__` member of the arguments object (and of
+ * every object its schemas read), so the exact text would hold a member the
+ * validated arguments lack.
+ */
+const DROPPED_MEMBER = "__proto__";
 
 // Each `_meta` object a gate admitted with its exact text, and that text. The
 // SDK hands a handler this very object (`extra._meta`): a string under the key
@@ -66,6 +79,10 @@ export interface ExactServerOptions {
   exactTools: readonly string[] | ((toolName: string) => boolean);
 }
 
+const serverDefaults: Readonly<ExactServerOptions> = Object.freeze({ exactTools: [] });
+
+const isString = (value: unknown): value is string => typeof value === "string";
+
 type JsonRecord = Record<string, unknown>;
 
 function isRecord(value: unknown): value is JsonRecord {
@@ -73,8 +90,10 @@ function isRecord(value: unknown): value is JsonRecord {
 }
 
 /** The losses a refusal names: bounded in count and in path characters, so a deep text cannot make it huge. */
-function reported(losses: readonly NumberLoss[]): { code: string; path: string }[] {
-  const out: { code: string; path: string }[] = [];
+function reported<Code extends string>(
+  losses: readonly { readonly code: Code; readonly path: string }[],
+): { code: Code; path: string }[] {
+  const out: { code: Code; path: string }[] = [];
   let chars = 0;
   for (const { code, path } of losses.slice(0, MAX_REPORTED_LOSSES)) {
     chars += path.length;
@@ -84,20 +103,47 @@ function reported(losses: readonly NumberLoss[]): { code: string; path: string }
   return out;
 }
 
-/** The JSON-RPC -32602 response refusing request `id` for `losses`. */
-export function refusal(id: string | number, losses: readonly NumberLoss[]): JSONRPCErrorResponse {
+/** Why the gate refuses a tools/call: a number a JavaScript number would change, or a member the SDK drops. */
+export type RefusalCode = NumberLoss["code"] | "member-dropped";
+
+/** Where a refusal's paths point: into the arguments (default) or into the request's `_meta`. */
+export type RefusalMember = "arguments" | "_meta";
+
+const DETAILS: Readonly<Record<RefusalCode, string>> = {
+  "number-out-of-range": "the number is beyond what a JavaScript number holds",
+  "integer-precision-lost":
+    "the integer cannot be held exactly by a JavaScript number, and this tool does not take exact integers",
+  "member-dropped":
+    "the SDK's server drops a member named __proto__ from the arguments, so the tool would not see what was sent",
+};
+
+const META_INTEGER_DETAIL =
+  "the integer cannot be held exactly by a JavaScript number, and _meta reaches every handler as JavaScript numbers";
+
+/**
+ * The JSON-RPC -32602 response refusing request `id` for `losses` (all of one
+ * kind, paths into `member`). Paths into `_meta` are marked as such in the
+ * message and in each error (`member: "_meta"`), so that an argument named
+ * `_meta` cannot be mistaken for the request's.
+ */
+export function refusal(
+  id: string | number,
+  losses: readonly { readonly code: RefusalCode; readonly path: string }[],
+  member: RefusalMember = "arguments",
+): JSONRPCErrorResponse {
   const first = losses[0]!;
+  const inMeta = member === "_meta";
+  const where = `${first.path === "" ? "(root)" : first.path}${inMeta ? " of _meta" : ""}`;
   const detail =
-    first.code === "number-out-of-range"
-      ? "the number is beyond what a JavaScript number holds"
-      : "the integer cannot be held exactly by a JavaScript number, and this tool does not take exact integers";
+    inMeta && first.code === "integer-precision-lost" ? META_INTEGER_DETAIL : DETAILS[first.code];
+  const errors = reported(losses).map((error) => (inMeta ? { ...error, member } : error));
   return {
     jsonrpc: "2.0",
     id,
     error: {
       code: -32602,
-      message: `Invalid params: ${first.code} at ${first.path === "" ? "(root)" : first.path}: ${detail}`,
-      data: { errors: reported(losses) },
+      message: `Invalid params: ${first.code} at ${where}: ${detail}`,
+      data: { errors },
     },
   };
 }
@@ -111,9 +157,17 @@ export class RequestGate {
   private readonly exactTool: (toolName: string) => boolean;
 
   constructor(options: Partial<ExactServerOptions> | undefined) {
-    const exactTools = options?.exactTools ?? [];
-    this.exactTool =
-      typeof exactTools === "function" ? exactTools : (name) => exactTools.includes(name);
+    const { exactTools } = makeOptions(serverDefaults, options, (o) => {
+      // A string would pass as a list (`"get_order".includes("get")`): refused, as is anything else.
+      const names = o.exactTools;
+      if (typeof names !== "function" && !(Array.isArray(names) && names.every(isString)))
+        invalidOption("exactTools", "must be a list of tool names or a predicate");
+    });
+    if (typeof exactTools === "function") this.exactTool = exactTools;
+    else {
+      const names = new Set(exactTools);
+      this.exactTool = (name) => names.has(name);
+    }
   }
 
   /**
@@ -134,13 +188,14 @@ export class RequestGate {
     const meta: JsonRecord = { ...params._meta };
     delete meta[ARGUMENTS_JSON_META_KEY];
     delete meta[NONCE_META_KEY];
+    delete meta[META_JSON_KEY];
     const argumentsText = isRecord(params.arguments)
       ? read([...at, "params", "arguments"])
       : undefined;
-    if (argumentsText !== undefined) {
-      meta[ARGUMENTS_JSON_META_KEY] = argumentsText;
-      meta[NONCE_META_KEY] = this.nonce;
-    }
+    const metaText = isRecord(params._meta) ? read([...at, "params", "_meta"]) : undefined;
+    if (argumentsText !== undefined) meta[ARGUMENTS_JSON_META_KEY] = argumentsText;
+    if (metaText !== undefined) meta[META_JSON_KEY] = metaText;
+    if (argumentsText !== undefined || metaText !== undefined) meta[NONCE_META_KEY] = this.nonce;
     if (params._meta !== undefined || argumentsText !== undefined) params._meta = meta;
   }
 
@@ -180,10 +235,15 @@ export class RequestGate {
     if (!isRecord(params)) return undefined;
     const meta = params._meta;
     let exactText: string | undefined;
+    let metaText: string | undefined;
     if (isRecord(meta)) {
+      const ours = meta[NONCE_META_KEY] === this.nonce;
       const text = meta[ARGUMENTS_JSON_META_KEY];
-      if (meta[NONCE_META_KEY] === this.nonce && typeof text === "string") exactText = text;
+      if (ours && typeof text === "string") exactText = text;
       else delete meta[ARGUMENTS_JSON_META_KEY];
+      const ownText = meta[META_JSON_KEY];
+      if (ours && typeof ownText === "string") metaText = ownText;
+      delete meta[META_JSON_KEY];
       delete meta[NONCE_META_KEY];
       // The object the SDK will hand the handler as `extra._meta` (a refused call never reaches one).
       if (exactText !== undefined) vetted.set(meta, exactText);
@@ -198,6 +258,19 @@ export class RequestGate {
     } else {
       losses = suspectNumbers(params.arguments, MAX_REPORTED_LOSSES);
     }
-    return losses.length === 0 ? undefined : refusal(message.id, losses);
+    if (losses.length > 0) return refusal(message.id, losses);
+    // The parsed arguments (JSON.parse keeps an own __proto__, however spelled) hold what the SDK will drop.
+    if (isRecord(params.arguments) && Object.hasOwn(params.arguments, DROPPED_MEMBER)) {
+      return refusal(message.id, [{ code: "member-dropped", path: `/${DROPPED_MEMBER}` }]);
+    }
+    // `_meta` reaches the handler as JSON.parse read it, for every tool: a
+    // number it changed is refused (the SDK itself refuses a progressToken
+    // beyond 2^53, before any gate runs).
+    const metaLosses = !isRecord(meta)
+      ? []
+      : metaText !== undefined
+        ? numberLosses(metaText, MAX_REPORTED_LOSSES)
+        : suspectNumbers(meta, MAX_REPORTED_LOSSES);
+    return metaLosses.length === 0 ? undefined : refusal(message.id, metaLosses, "_meta");
   }
 }
