@@ -2,6 +2,11 @@
 // (String, BigInt) on every whole number, whichever fast path writes it.
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
+import {
+  markerExactTexts,
+  nativeExactTexts,
+  objectExactTexts,
+} from "../src/struct/exact-number-text.js";
 import { decimalText, digitsText, plainNumberText } from "../src/struct/number-output.js";
 
 const TWO_30 = 2 ** 30;
@@ -54,5 +59,42 @@ describe("number texts", () => {
       }),
       { seed: 20261131, numRuns: 5000 },
     );
+  });
+});
+
+describe("whole numbers written as floats, through each sink of exact texts", () => {
+  // The runtime's sink hands out one JSON.rawJSON object per small whole
+  // number, reused at every place: each place must still read as its own.
+  const sinks = [
+    ["runtime", nativeExactTexts],
+    ["markers", markerExactTexts],
+    ["objects", objectExactTexts],
+  ] as const;
+  const wholes = [0, -0, 1, 3, 1023, 1024, -1, -3, 2 ** 31, 1e20, 2 ** 53];
+  test.each(sinks.flatMap(([name, make]) => wholes.map((v) => [name, v, make] as const)))(
+    "%s: %d twice, beside other numbers",
+    (_name, v, make) => {
+      // One sink per call, as the writer makes them (markers count their texts).
+      const sink = make();
+      if (sink === undefined) {
+        expect(typeof (JSON as { rawJSON?: unknown }).rawJSON).toBe("undefined");
+        return;
+      }
+      const value = { a: sink.decimal(v), b: [sink.decimal(v), 2, sink.decimal(v + 1)] };
+      const t = decimalText(v);
+      expect(sink.finish(value, 0)).toBe(`{"a":${t},"b":[${t},2,${decimalText(v + 1)}]}`);
+    },
+  );
+
+  test("the runtime's stand-ins of 0.0 to 1023.0 are made once each", () => {
+    const sink = nativeExactTexts();
+    if (sink === undefined) {
+      expect(typeof (JSON as { rawJSON?: unknown }).rawJSON).toBe("undefined");
+      return;
+    }
+    expect(sink.decimal(7)).toBe(sink.decimal(7));
+    expect(sink.decimal(0)).toBe(sink.decimal(0));
+    expect(sink.decimal(-0)).not.toBe(sink.decimal(0));
+    expect(sink.decimal(1024)).not.toBe(sink.decimal(1024));
   });
 });

@@ -2,17 +2,34 @@
 // digits of 2**60) into its output without giving up its native speed.
 
 import { nativeJsonText } from "./native-json-text.js";
+import { decimalText } from "./number-output.js";
 
 /** Collects number texts during a walk and turns the walked value into JSON text. */
 export interface ExactTextSink {
   /** A stand-in for `text` to put in the walked value. */
   text(text: string): unknown;
+  /** A stand-in for the decimal literal of the whole number `v` (`3.0`, `-0.0`). */
+  decimal(v: number): unknown;
   /** The JSON text of `value`; undefined when the stand-ins could not be told apart from the data. */
   finish(value: unknown, indent: number | string): string | undefined;
 }
 
+/**
+ * The stand-ins of `0.0` to `1023.0`, made once each: the same JSON.rawJSON
+ * object may stand at any number of places (it is frozen and holds no
+ * position), and whole numbers written as floats are mostly small.
+ */
+const smallDecimals: unknown[] = [];
+const SMALL_DECIMALS = 1024;
+
 const nativeSink: ExactTextSink = {
   text: (text) => nativeJsonText!(text),
+  decimal(v) {
+    if (v >= 0 && v < SMALL_DECIMALS && (v | 0) === v && !Object.is(v, -0)) {
+      return (smallDecimals[v] ??= nativeJsonText!(`${v}.0`));
+    }
+    return nativeJsonText!(decimalText(v));
+  },
   finish: (value, indent) => JSON.stringify(value, null, indent),
 };
 
@@ -39,6 +56,9 @@ export function markerExactTexts(): ExactTextSink {
     text(text) {
       texts.push(text);
       return `${MARKER_CHAR}${texts.length - 1}`;
+    },
+    decimal(v) {
+      return this.text(decimalText(v));
     },
     finish(value, indent) {
       const json = JSON.stringify(value, null, indent);
@@ -121,6 +141,7 @@ export class RawText {
 export function objectExactTexts(): ExactTextSink {
   return {
     text: (text) => new RawText(text),
+    decimal: (v) => new RawText(decimalText(v)),
     finish: (value, indent) =>
       writeJsonText(value, typeof indent === "number" ? " ".repeat(indent) : indent, false),
   };

@@ -12,7 +12,6 @@ import { LARGE_OUTPUT } from "./large-output.js";
 import {
   AS_DECIMAL,
   AS_NUMBER,
-  decimalText,
   digitsText,
   numberOutput,
   numberText,
@@ -34,6 +33,7 @@ export const OUTPUT_LARGE: unique symbol = Symbol("output large");
  */
 export const DIRECT_TEXT: ExactTextSink = {
   text: () => null,
+  decimal: () => null,
   finish: () => undefined,
 };
 
@@ -188,7 +188,7 @@ export class Writer implements WalkVisitor {
     const exact = this.exact;
     if (reading !== "unknown" && exact !== undefined) {
       const output = numberOutput(v, reading, this.decimal, this.note);
-      if (output === AS_DECIMAL) out = exact.text(decimalText(v));
+      if (output === AS_DECIMAL) out = exact.decimal(v);
       else if (output !== AS_NUMBER) out = exactInteger(v, exact);
     } else if (reading !== "unknown") {
       numberOutput(v, reading, this.decimal, this.note); // canonical: the codes only

@@ -16,7 +16,7 @@
 
 import { runtimeAllowsCode } from "../code-generation.js";
 import { type ExactTextSink, nativeExactTexts } from "./exact-number-text.js";
-import { AS_DECIMAL, AS_NUMBER, decimalText, digitsText, numberOutput } from "./number-output.js";
+import { AS_DECIMAL, AS_NUMBER, digitsText, numberOutput } from "./number-output.js";
 import { setOwnProperty } from "./own-property.js";
 import { type CodeEmitter, generateCode, literal } from "./writer-code.js";
 import { GIVE_UP, type Program, type ProgramNode, READINGS } from "./writer-program.js";
@@ -76,7 +76,9 @@ function slowNumberValue(
   const output = numberOutput(v, READINGS[reading]!, o.decimal, o.listening ? giveUp : ignore);
   return output === AS_NUMBER
     ? v
-    : o.exact.text(output === AS_DECIMAL ? decimalText(v) : digitsText(v));
+    : output === AS_DECIMAL
+      ? o.exact.decimal(v)
+      : o.exact.text(digitsText(v));
 }
 
 function giveUp(): never {
@@ -99,7 +101,6 @@ const valueEmitter: CodeEmitter = {
   walk: "walkValue",
   params: [
     ["N", slowNumberValue],
-    ["D", decimalText],
     ["Z", digitsText],
     ["own", setOwnProperty],
   ],
@@ -107,7 +108,7 @@ const valueEmitter: CodeEmitter = {
     whole: "x",
     unknown: "x",
     fraction: "x",
-    decimal: "T.text(D(x))",
+    decimal: "T.decimal(x)",
     // Below 2^54 JSON.stringify writes the exact integer; above, the exact digits are a text of their own.
     digits: `x < ${TWO_54} && x > -${TWO_54} ? x : T.text(Z(x))`,
     slow: "call",
