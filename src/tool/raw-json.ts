@@ -2,7 +2,7 @@
 // against the Struct that travelled beside it.
 
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
-import type { DiagnosticHandler } from "../diagnostics.js";
+import { type DiagnosticHandler, ignoreDiagnostics } from "../diagnostics.js";
 import { isStructJsonError, StructJsonError } from "../errors.js";
 import { pointerFrom } from "../json-pointer.js";
 import type { PatternEngine } from "../patterns/engine.js";
@@ -40,10 +40,13 @@ const MALFORMED = new Set([
  * (same keys, strings, booleans, nulls, shapes; every number's float64 equal).
  * Returns true when it agrees; false when it is malformed (after reporting
  * `raw-json-invalid`); throws `raw-struct-mismatch` when it is well-formed but
- * disagrees (two readings: never guess). Reports `integer-written-as-float`
- * where a whole number is written with a fraction or exponent at a position
- * the schema reads as integer (`patterns`: the engine for `patternProperties`,
- * as in structToJson; without it such positions read as unknown).
+ * disagrees (two readings: never guess). Where the schema reads *integer*
+ * (`patterns`: the engine for `patternProperties`, as in structToJson;
+ * without it such positions read as unknown), a number written with a
+ * fraction or exponent is reported as the text writes it: a whole number
+ * (`5.0`, `5e0`) as `integer-written-as-float`, any other (`1.5`, `1e-400`,
+ * `9007199254740993.5`, whose float64s are whole) as `not-an-integer`. No
+ * listener (`onDiagnostic` is `ignoreDiagnostics`): nothing is looked for.
  */
 export function verifyRawJson(
   raw: string,
@@ -53,26 +56,44 @@ export function verifyRawJson(
   onDiagnostic: DiagnosticHandler,
   patterns?: PatternEngine,
 ): boolean {
-  const wholeFloats: (string | number)[][] = [];
+  const listening = schema != null && onDiagnostic !== ignoreDiagnostics;
+  const fractions: (string | number)[][] = [];
+  const { only, marks } = fractionTree();
   // A path costs its depth: many `1.0` deep down once held count × depth
   // tokens (200 times the text at the default recursionLimit, quadratic with a
   // raised one: a 30 KB text held 200 MB). Paths are kept while their
   // tokens stay within the text's length; past that, none is kept and the
-  // whole floats are found again from the text's spans (linear).
+  // numbers are found again from the text's spans (linear).
   let budget = typeof raw === "string" ? raw.length : 0;
   let tooMany = false;
+  const keep = (tokens: readonly (string | number)[], mark: PathTree) => {
+    if (tooMany) return;
+    budget -= tokens.length + 1;
+    if (budget < 0) {
+      tooMany = true;
+      fractions.length = 0;
+      only.clear();
+    } else {
+      fractions.push(tokens.slice());
+      // Never a Set of pointers: V8 hashes a string past 16,383 characters by
+      // its length alone, so the pointers under one long key all collided (a
+      // 120 KB text took minutes).
+      pathTreeBranch(only, tokens).set(tokens[tokens.length - 1]!, mark);
+    }
+  };
   let parsed: JsonObject;
   try {
-    parsed = parseJsonObjectText(raw, "plain", recursionLimit, {
-      wholeWithFraction: (tokens) => {
-        if (tooMany) return;
-        budget -= tokens.length + 1;
-        if (budget < 0) {
-          tooMany = true;
-          wholeFloats.length = 0;
-        } else wholeFloats.push(tokens.slice());
-      },
-    });
+    parsed = parseJsonObjectText(
+      raw,
+      "plain",
+      recursionLimit,
+      listening
+        ? {
+            wholeWithFraction: (tokens) => keep(tokens, marks.whole),
+            notWhole: (tokens) => keep(tokens, marks.notWhole),
+          }
+        : undefined,
+    );
   } catch (e) {
     if (isStructJsonError(e) && MALFORMED.has(e.code)) {
       onDiagnostic({ code: "raw-json-invalid", path: "" });
@@ -88,52 +109,72 @@ export function verifyRawJson(
       "the raw JSON text and the Struct disagree here (two readings)",
     );
   }
-  if (tooMany && schema != null) {
-    reportFromSpans(raw, parsed, schema, recursionLimit, onDiagnostic, patterns);
-  } else if (wholeFloats.length > 0 && schema != null) {
-    // The walk marks the leaves it reads as integer. Never a Set of pointers:
-    // V8 hashes a string past 16,383 characters by its length alone, so the
-    // pointers under one long key all collided (a 120 KB text took minutes).
-    const { only, whole, integer } = wholeFloatTree();
-    for (const tokens of wholeFloats) {
-      const at = pathTreeBranch(only, tokens);
-      at.set(tokens[tokens.length - 1]!, whole);
-    }
-    markIntegers(parsed, schema, only, whole, integer, recursionLimit, patterns, onDiagnostic);
+  if (tooMany) {
+    reportFromSpans(raw, parsed, schema!, recursionLimit, onDiagnostic, patterns);
+  } else if (fractions.length > 0) {
+    markIntegers(parsed, schema!, only, marks, recursionLimit, patterns, onDiagnostic);
     // In the text's order.
-    for (const tokens of wholeFloats) {
+    for (const tokens of fractions) {
       let at: PathTree | undefined = only;
       for (const token of tokens) at = at?.get(token);
-      if (at === integer) {
-        onDiagnostic({ code: "integer-written-as-float", path: pointerFrom(tokens) });
-      }
+      const code = codeOf(at, marks);
+      if (code !== undefined) onDiagnostic({ code, path: pointerFrom(tokens) });
     }
   }
   return true;
 }
 
 /**
- * The walk's `only` tree of the whole floats' paths, and its two leaf markers:
- * `whole` for each whole float, swapped for `integer` where the walk reads
- * integer (both empty trees: the walk only asks whether a child has one).
+ * The leaf markers of the walk's `only` tree (empty trees: the walk only asks
+ * whether a child has one): `whole` for a whole number written with a
+ * fraction or exponent, `notWhole` for any other number so written; the walk
+ * swaps each for its `integer…` twin where the schema reads integer.
  */
-function wholeFloatTree(): { only: PathTree; whole: PathTree; integer: PathTree } {
-  return { only: new Map(), whole: new Map(), integer: new Map() };
+interface FractionMarks {
+  readonly whole: PathTree;
+  readonly notWhole: PathTree;
+  readonly integerWhole: PathTree;
+  readonly integerNotWhole: PathTree;
+}
+
+/** An empty `only` tree and the markers of its leaves. */
+function fractionTree(): { only: PathTree; marks: FractionMarks } {
+  return {
+    only: new Map(),
+    marks: {
+      whole: new Map(),
+      notWhole: new Map(),
+      integerWhole: new Map(),
+      integerNotWhole: new Map(),
+    },
+  };
+}
+
+/** The code a leaf's marker stands for once walked; undefined where the schema does not read integer. */
+function codeOf(
+  leaf: PathTree | undefined,
+  marks: FractionMarks,
+): "integer-written-as-float" | "not-an-integer" | undefined {
+  return leaf === marks.integerWhole
+    ? "integer-written-as-float"
+    : leaf === marks.integerNotWhole
+      ? "not-an-integer"
+      : undefined;
 }
 
 /**
- * Walks the whole floats' paths in `only`, swapping `whole` for `integer`
- * where the schema reads integer. The reader's notes along them are reported
- * as the Struct path reports them: they say where a reading was not made (a
- * pattern no engine evaluated, a `$ref` to nowhere, the budget), so where an
- * `integer-written-as-float` may be missing.
+ * Walks the paths in `only`, swapping each leaf's marker for its `integer…`
+ * twin where the schema reads integer (whatever the float64: the text is what
+ * is passed on). The reader's notes along them are reported as the Struct
+ * path reports them: they say where a reading was not made (a pattern no
+ * engine evaluated, a `$ref` to nowhere, the budget), so where a diagnostic
+ * may be missing.
  */
 function markIntegers(
   parsed: JsonObject,
   schema: JsonSchema | CompiledSchema,
   only: PathTree,
-  whole: PathTree,
-  integer: PathTree,
+  marks: FractionMarks,
   recursionLimit: number,
   patterns: PatternEngine | undefined,
   onDiagnostic: DiagnosticHandler,
@@ -141,12 +182,14 @@ function markIntegers(
   walkNumbers(
     parsed,
     schema,
-    (path, value, reading) => {
-      if (reading !== "integer" || !Number.isInteger(value)) return;
+    (path, _value, reading) => {
+      if (reading !== "integer") return;
       let at: PathTree | undefined = only;
       for (let k = 0; k < path.length - 1; k++) at = at?.get(path[k]!);
       const last = path[path.length - 1]!;
-      if (at?.get(last) === whole) at.set(last, integer);
+      const leaf = at?.get(last);
+      if (leaf === marks.whole) at!.set(last, marks.integerWhole);
+      else if (leaf === marks.notWhole) at!.set(last, marks.integerNotWhole);
     },
     {
       patterns,
@@ -158,11 +201,11 @@ function markIntegers(
 }
 
 /**
- * `integer-written-as-float` in the text's order, for a text with more whole
- * floats deep down than paths fit in its length: the walk's `only` tree is
- * built from the text's spans with each container's branch made once, and a
- * pointer is made only for a diagnostic reported. Linear in the text (plus
- * the diagnostics' own paths).
+ * The integer diagnostics in the text's order, for a text with more numbers
+ * written with a fraction or exponent deep down than paths fit in its
+ * length: the walk's `only` tree is built from the text's spans with each
+ * container's branch made once, and a pointer is made only for a diagnostic
+ * reported. Linear in the text (plus the diagnostics' own paths).
  */
 function reportFromSpans(
   raw: string,
@@ -174,8 +217,8 @@ function reportFromSpans(
 ): void {
   // The text was just read with these limits: this reading cannot fail.
   const root = parseJsonSpans(raw, recursionLimit);
-  const { only, whole, integer } = wholeFloatTree();
-  forEachWholeFloat(root, only, (frames, tokens) => {
+  const { only, marks } = fractionTree();
+  forEachFraction(root, only, (frames, tokens, whole) => {
     let j = frames.length - 1;
     while (frames[j]!.tree === undefined) j--;
     for (let l = j + 1; l < frames.length; l++) {
@@ -183,13 +226,15 @@ function reportFromSpans(
       frames[l - 1]!.tree!.set(tokens[l - 1]!, branch);
       frames[l]!.tree = branch;
     }
-    frames[frames.length - 1]!.tree!.set(tokens[tokens.length - 1]!, whole);
+    frames[frames.length - 1]!.tree!.set(
+      tokens[tokens.length - 1]!,
+      whole ? marks.whole : marks.notWhole,
+    );
   });
-  markIntegers(parsed, schema, only, whole, integer, recursionLimit, patterns, onDiagnostic);
-  forEachWholeFloat(root, only, (frames, tokens) => {
-    if (frames[frames.length - 1]!.tree?.get(tokens[tokens.length - 1]!) === integer) {
-      onDiagnostic({ code: "integer-written-as-float", path: pointerFrom(tokens) });
-    }
+  markIntegers(parsed, schema, only, marks, recursionLimit, patterns, onDiagnostic);
+  forEachFraction(root, only, (frames, tokens) => {
+    const code = codeOf(frames[frames.length - 1]!.tree?.get(tokens[tokens.length - 1]!), marks);
+    if (code !== undefined) onDiagnostic({ code, path: pointerFrom(tokens) });
   });
 }
 
@@ -201,16 +246,16 @@ interface SpanFrame {
 }
 
 /**
- * Calls `visit` for each number written with a fraction or exponent that is
- * whole (as the parser's `wholeWithFraction`), in the text's order, with the
- * open containers and the path. Each container's `tree` is its branch of
- * `tree` (the top-level object's is `tree` itself), when there is one. Its
- * own stack: any depth.
+ * Calls `visit` for each number written with a fraction or exponent (as the
+ * parser's `wholeWithFraction` and `notWhole` report them, `whole` telling
+ * which), in the text's order, with the open containers and the path. Each
+ * container's `tree` is its branch of `tree` (the top-level object's is
+ * `tree` itself), when there is one. Its own stack: any depth.
  */
-function forEachWholeFloat(
+function forEachFraction(
   root: JsonSpanNode,
   tree: PathTree,
-  visit: (frames: SpanFrame[], tokens: readonly (string | number)[]) => void,
+  visit: (frames: SpanFrame[], tokens: readonly (string | number)[], whole: boolean) => void,
 ): void {
   if (root.kind !== "object") return;
   const frames: SpanFrame[] = [{ node: root, next: 0, tree }];
@@ -241,11 +286,8 @@ function forEachWholeFloat(
     if (child.kind === "object" || child.kind === "array") {
       frames.push({ node: child, next: 0, tree: top.tree?.get(tokens[tokens.length - 1]!) });
       tokens.push(0);
-    } else if (
-      child.kind === "number" &&
-      isWholeWithFraction(child.text, +child.text, !/[.eE]/.test(child.text))
-    ) {
-      visit(frames, tokens);
+    } else if (child.kind === "number" && /[.eE]/.test(child.text)) {
+      visit(frames, tokens, isWholeWithFraction(child.text, +child.text, false));
     }
   }
 }

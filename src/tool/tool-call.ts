@@ -106,8 +106,12 @@ export interface ToolCallToJsonOptions extends StructToJsonOptions {
    * `raw-struct-mismatch`. "trust": return it without parsing (only for
    * pipelines whose sender is trusted). "ignore": always decode `args`. With
    * `canonical`, the output is the Struct's canonical text in every mode
-   * ("verify" still verifies the raw text); `indent` and `wholeFloats` do not
-   * reformat a raw text passed on.
+   * ("verify" still verifies the raw text), with the Struct path's
+   * diagnostics; `indent` and `wholeFloats` do not reformat a raw text passed
+   * on. A text passed on gets the Struct path's diagnostics except where the
+   * two write differently (docs/codes.md): at an integer position it reports
+   * what the text writes (`integer-written-as-float` for `5.0`,
+   * `not-an-integer` for `1.5` or `1e-400`).
    */
   rawJson: RawJsonMode;
   /**
@@ -186,13 +190,6 @@ const inputCodes = [
   "schema-invalid",
 ] as const;
 
-/** `onDiagnostic` without `integer-written-as-float`, which is about a raw text not returned. */
-function notAboutTheText(onDiagnostic: DiagnosticHandler): DiagnosticHandler {
-  return (d) => {
-    if (d.code !== "integer-written-as-float") onDiagnostic(d);
-  };
-}
-
 /** The shared decoding path of tool calls and tool results (options resolved by the caller). */
 export function argumentsText(
   struct: JsonObject | undefined,
@@ -203,22 +200,25 @@ export function argumentsText(
   const mode = options.rawJson;
   checkOneOf("rawJson", mode, ["verify", "trust", "ignore"]);
   if (raw !== undefined && mode !== "ignore") {
+    // The decoder's options are checked before the raw text is read, as when
+    // it is absent: a bad option throws whatever the message carries.
+    resolveToJsonOptions(options);
     // Canonical output (RFC 8785) writes each number in its float64's
     // ECMAScript form, which the Struct holds: a text that agrees with it
     // canonicalizes to the Struct's canonical text, so that text is returned
     // (the raw text verified first, as without the option). Never the raw
     // text itself: a caller hashing canonical output must get one text per value.
     if (mode === "trust" && !options.canonical) return raw;
-    // The decoder's options are checked before the raw text is read, as when it is absent.
-    resolveToJsonOptions(options);
     if (
       mode === "verify" &&
       verifyRawJson(
         raw,
         struct ?? {},
-        schema,
+        // Canonical output is the Struct's: its diagnostics are the Struct
+        // path's alone (the text's own, and the schema's notes, would come twice).
+        options.canonical ? null : schema,
         options.recursionLimit,
-        options.canonical ? notAboutTheText(options.onDiagnostic) : options.onDiagnostic,
+        options.onDiagnostic,
         options.patterns,
       ) &&
       !options.canonical
