@@ -842,7 +842,10 @@ describe("generated raw texts beside generated Structs: the oracle's verdict, ex
             break;
           }
           case "agrees":
-            expect(got).toEqual({ text: raw, diagnostics: integerDiagnostics(expected.written, base) });
+            expect(got).toEqual({
+              text: raw,
+              diagnostics: integerDiagnostics(expected.written, base),
+            });
             break;
           case "disagrees":
             // One change at one place: exactly one differing path.
