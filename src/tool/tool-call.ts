@@ -7,8 +7,9 @@ import type { DiagnosticHandler } from "../diagnostics.js";
 import { StructJsonError } from "../errors.js";
 import type { JsonPointer } from "../json-pointer.js";
 import { checkOneOf, invalidOption, makeOptions } from "../options.js";
-import { type CompiledSchema, isCompiledSchema } from "../schema/index.js";
+import { type CompiledSchema, isCompiledSchema, rootNode } from "../schema/index.js";
 import type { JsonSchema } from "../schema/json-schema.js";
+import { isSchema } from "../schema/keywords.js";
 import {
   parseArguments,
   type StructFromJsonOptions,
@@ -149,7 +150,8 @@ export function toolCallToJson(
       );
     }
   });
-  const text = argumentsText(call.args, call.rawArgsJson, inputSchema, opts);
+  // An unset message field reads as its default, the empty Struct (no arguments).
+  const text = argumentsText(call.args ?? {}, call.rawArgsJson, inputSchema, opts);
   if (opts.repair === undefined) return text;
   if (isCompiledSchema(inputSchema)) {
     invalidOption("repair", "needs the JSON Schema itself, not a CompiledSchema");
@@ -190,7 +192,12 @@ const inputCodes = [
   "schema-invalid",
 ] as const;
 
-/** The shared decoding path of tool calls and tool results (options resolved by the caller). */
+/**
+ * The shared decoding path of tool calls and tool results (options resolved
+ * by the caller). `struct` undefined: the message carries no Struct (a result
+ * without structured content), so only a raw text trusted as it is can be
+ * returned; whatever needs the Struct throws `message-invalid`.
+ */
 export function argumentsText(
   struct: JsonObject | undefined,
   raw: string | undefined,
@@ -200,20 +207,26 @@ export function argumentsText(
   const mode = options.rawJson;
   checkOneOf("rawJson", mode, ["verify", "trust", "ignore"]);
   if (raw !== undefined && mode !== "ignore") {
-    // The decoder's options are checked before the raw text is read, as when
-    // it is absent: a bad option throws whatever the message carries.
+    // The decoder's options, and whether the schema is one, are checked
+    // before the raw text is read, as when it is absent: a bad option or a
+    // non-schema throws whatever the message carries.
     resolveToJsonOptions(options);
-    // Canonical output (RFC 8785) writes each number in its float64's
-    // ECMAScript form, which the Struct holds: a text that agrees with it
-    // canonicalizes to the Struct's canonical text, so that text is returned
-    // (the raw text verified first, as without the option). Never the raw
-    // text itself: a caller hashing canonical output must get one text per value.
-    if (mode === "trust" && !options.canonical) return raw;
-    if (
-      mode === "verify" &&
+    if (schema != null && !isSchema(schema)) rootNode(schema);
+    if (typeof raw !== "string") {
+      // A forged message: no text to pass on, or to read.
+      options.onDiagnostic({ code: "raw-json-invalid", path: "" });
+    } else if (mode === "trust") {
+      // Canonical output (RFC 8785) writes each number in its float64's
+      // ECMAScript form, which the Struct holds: a text that agrees with it
+      // canonicalizes to the Struct's canonical text, so that text is returned
+      // (in "verify", the raw text verified first, as without the option).
+      // Never the raw text itself: a caller hashing canonical output must get
+      // one text per value.
+      if (!options.canonical) return raw;
+    } else if (
       verifyRawJson(
         raw,
-        struct ?? {},
+        theStruct(struct),
         // Canonical output is the Struct's: its diagnostics are the Struct
         // path's alone (the text's own, and the schema's notes, would come twice).
         options.canonical ? null : schema,
@@ -225,5 +238,17 @@ export function argumentsText(
     )
       return raw;
   }
-  return structToJson(struct ?? {}, schema, options);
+  return structToJson(theStruct(struct), schema, options);
+}
+
+/** The message's Struct; `message-invalid` when it has none (never an invented `{}`). */
+function theStruct(struct: JsonObject | undefined): JsonObject {
+  if (struct === undefined) {
+    throw new StructJsonError(
+      "message-invalid",
+      "",
+      "the message carries no Struct beside its raw text",
+    );
+  }
+  return struct;
 }

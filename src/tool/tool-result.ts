@@ -65,7 +65,8 @@ export function toolResultFromJson(
 /**
  * The result's structuredContent as JSON text: the raw text untouched when
  * present and verified, else the Struct decoded with the tool's output schema.
- * Throws `message-invalid` when the result carries no structured content.
+ * Throws `message-invalid` when the result carries no structured content
+ * (with only the raw text, unless `rawJson` "trust" returns it).
  * The mirror of {@link toolResultFromJson}.
  */
 export function toolResultToJson(
