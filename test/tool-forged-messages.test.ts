@@ -116,3 +116,38 @@ describe("a schema that is not one: schema-invalid whatever the message carries"
     }
   }
 });
+
+describe("forged arguments that are not an object: not-an-object, as the Struct path says, raw text or not", () => {
+  for (const args of [[], "x", 5]) {
+    for (const options of [
+      { rawJson: "verify" },
+      { rawJson: "ignore" },
+      { rawJson: "verify", canonical: true },
+      { rawJson: "trust", canonical: true },
+    ] as Options[]) {
+      test(`${JSON.stringify(args)}, ${JSON.stringify(options)}`, () => {
+        for (const raw of [undefined, "[]", "{}"]) {
+          const call = {
+            ...create(CallMCPToolSchema, { name: "t" }),
+            args,
+            ...(raw === undefined ? {} : { rawArgsJson: raw }),
+          } as unknown as CallMCPTool;
+          const result = {
+            ...create(MCPToolResultSchema, {}),
+            structuredContent: args,
+            ...(raw === undefined ? {} : { rawStructuredContentJson: raw }),
+          } as unknown as MCPToolResult;
+          const expected = "throws not-an-object  []";
+          expect(
+            outcome((o) => toolCallToJson(call, null, o), options),
+            String(raw),
+          ).toBe(expected);
+          expect(
+            outcome((o) => toolResultToJson(result, null, o), options),
+            String(raw),
+          ).toBe(expected);
+        }
+      });
+    }
+  }
+});

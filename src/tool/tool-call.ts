@@ -21,6 +21,7 @@ import {
   structToJson,
   structToJsonDefaults,
 } from "../struct/to-json.js";
+import { checkJsonObject } from "../struct/to-json-options.js";
 import { type RawJsonMode, verifyRawJson } from "./raw-json.js";
 import { callMcpToolMessage } from "./tool-messages.js";
 
@@ -241,7 +242,11 @@ export function argumentsText(
   return structToJson(theStruct(struct), schema, options);
 }
 
-/** The message's Struct; `message-invalid` when it has none (never an invented `{}`). */
+/**
+ * The message's Struct: `message-invalid` when it has none (never an invented
+ * `{}`), `not-an-object` when a forged message holds something else (as the
+ * Struct path says, whether or not a raw text is beside it).
+ */
 function theStruct(struct: JsonObject | undefined): JsonObject {
   if (struct === undefined) {
     throw new StructJsonError(
@@ -250,5 +255,6 @@ function theStruct(struct: JsonObject | undefined): JsonObject {
       "the message carries no Struct beside its raw text",
     );
   }
+  checkJsonObject(struct);
   return struct;
 }
