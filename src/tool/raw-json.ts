@@ -2,7 +2,7 @@
 // against the Struct that travelled beside it.
 
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
-import { type DiagnosticHandler, ignoreDiagnostics } from "../diagnostics.js";
+import { type Diagnostic, type DiagnosticHandler, ignoreDiagnostics } from "../diagnostics.js";
 import { isStructJsonError, StructJsonError } from "../errors.js";
 import { pointerFrom } from "../json-pointer.js";
 import type { PatternEngine } from "../patterns/engine.js";
@@ -57,13 +57,17 @@ export function verifyRawJson(
   patterns?: PatternEngine,
 ): boolean {
   const listening = schema != null && onDiagnostic !== ignoreDiagnostics;
-  const fractions: (string | number)[][] = [];
   const { only, marks } = fractionTree();
-  // A path costs its depth: many `1.0` deep down once held count × depth
-  // tokens (200 times the text at the default recursionLimit, quadratic with a
-  // raised one: a 30 KB text held 200 MB). Paths are kept while their
-  // tokens stay within the text's length; past that, none is kept and the
-  // numbers are found again from the text's spans (linear).
+  // Each number written with a fraction or exponent, in the text's order: the
+  // branch of `only` holding it, and its key there (no path of its own: a
+  // pointer is made only for a diagnostic, by the walk).
+  const branches: PathTree[] = [];
+  const keys: (string | number)[] = [];
+  // Finding a number's branch costs its depth: many `1.0` deep down once cost
+  // count × depth (200 times the text at the default recursionLimit,
+  // quadratic with a raised one: a 30 KB text held 200 MB). Branches are
+  // found while their depths add up to the text's length at most; past that,
+  // the numbers are found again from the text's spans (linear).
   let budget = typeof raw === "string" ? raw.length : 0;
   let tooMany = false;
   const keep = (tokens: readonly (string | number)[], mark: PathTree) => {
@@ -71,15 +75,19 @@ export function verifyRawJson(
     budget -= tokens.length + 1;
     if (budget < 0) {
       tooMany = true;
-      fractions.length = 0;
+      branches.length = 0;
+      keys.length = 0;
       only.clear();
-    } else {
-      fractions.push(tokens.slice());
-      // Never a Set of pointers: V8 hashes a string past 16,383 characters by
-      // its length alone, so the pointers under one long key all collided (a
-      // 120 KB text took minutes).
-      pathTreeBranch(only, tokens).set(tokens[tokens.length - 1]!, mark);
+      return;
     }
+    // Never a Set of pointers: V8 hashes a string past 16,383 characters by
+    // its length alone, so the pointers under one long key all collided (a
+    // 120 KB text took minutes).
+    const branch = pathTreeBranch(only, tokens);
+    const key = tokens[tokens.length - 1]!;
+    branch.set(key, mark);
+    branches.push(branch);
+    keys.push(key);
   };
   let parsed: JsonObject;
   try {
@@ -111,14 +119,22 @@ export function verifyRawJson(
   }
   if (tooMany) {
     reportFromSpans(raw, parsed, schema!, recursionLimit, onDiagnostic, patterns);
-  } else if (fractions.length > 0) {
-    markIntegers(parsed, schema!, only, marks, recursionLimit, patterns, onDiagnostic);
+  } else if (keys.length > 0) {
+    const found = markIntegers(
+      parsed,
+      schema!,
+      only,
+      marks,
+      recursionLimit,
+      patterns,
+      onDiagnostic,
+    );
     // In the text's order.
-    for (const tokens of fractions) {
-      let at: PathTree | undefined = only;
-      for (const token of tokens) at = at?.get(token);
-      const code = codeOf(at, marks);
-      if (code !== undefined) onDiagnostic({ code, path: pointerFrom(tokens) });
+    if (found.size > 0) {
+      for (let i = 0; i < keys.length; i++) {
+        const d = found.get(branches[i]!.get(keys[i]!)!);
+        if (d !== undefined) onDiagnostic(d);
+      }
     }
   }
   return true;
@@ -127,48 +143,26 @@ export function verifyRawJson(
 /**
  * The leaf markers of the walk's `only` tree (empty trees: the walk only asks
  * whether a child has one): `whole` for a whole number written with a
- * fraction or exponent, `notWhole` for any other number so written; the walk
- * swaps each for its `integer…` twin where the schema reads integer.
+ * fraction or exponent, `notWhole` for any other number so written.
  */
 interface FractionMarks {
   readonly whole: PathTree;
   readonly notWhole: PathTree;
-  readonly integerWhole: PathTree;
-  readonly integerNotWhole: PathTree;
 }
 
 /** An empty `only` tree and the markers of its leaves. */
 function fractionTree(): { only: PathTree; marks: FractionMarks } {
-  return {
-    only: new Map(),
-    marks: {
-      whole: new Map(),
-      notWhole: new Map(),
-      integerWhole: new Map(),
-      integerNotWhole: new Map(),
-    },
-  };
-}
-
-/** The code a leaf's marker stands for once walked; undefined where the schema does not read integer. */
-function codeOf(
-  leaf: PathTree | undefined,
-  marks: FractionMarks,
-): "integer-written-as-float" | "not-an-integer" | undefined {
-  return leaf === marks.integerWhole
-    ? "integer-written-as-float"
-    : leaf === marks.integerNotWhole
-      ? "not-an-integer"
-      : undefined;
+  return { only: new Map(), marks: { whole: new Map(), notWhole: new Map() } };
 }
 
 /**
- * Walks the paths in `only`, swapping each leaf's marker for its `integer…`
- * twin where the schema reads integer (whatever the float64: the text is what
- * is passed on). The reader's notes along them are reported as the Struct
- * path reports them: they say where a reading was not made (a pattern no
- * engine evaluated, a `$ref` to nowhere, the budget), so where a diagnostic
- * may be missing.
+ * Walks the paths in `only`; where the schema reads integer (whatever the
+ * float64: the text is what is passed on), swaps the leaf's marker for a
+ * leaf of its own, mapped to its diagnostic: `integer-written-as-float` for
+ * a whole number, `not-an-integer` for any other. The reader's notes along
+ * the paths are reported as the Struct path reports them: they say where a
+ * reading was not made (a pattern no engine evaluated, a `$ref` to nowhere,
+ * the budget), so where a diagnostic may be missing.
  */
 function markIntegers(
   parsed: JsonObject,
@@ -178,7 +172,8 @@ function markIntegers(
   recursionLimit: number,
   patterns: PatternEngine | undefined,
   onDiagnostic: DiagnosticHandler,
-): void {
+): Map<PathTree, Diagnostic> {
+  const found = new Map<PathTree, Diagnostic>();
   walkNumbers(
     parsed,
     schema,
@@ -188,8 +183,13 @@ function markIntegers(
       for (let k = 0; k < path.length - 1; k++) at = at?.get(path[k]!);
       const last = path[path.length - 1]!;
       const leaf = at?.get(last);
-      if (leaf === marks.whole) at!.set(last, marks.integerWhole);
-      else if (leaf === marks.notWhole) at!.set(last, marks.integerNotWhole);
+      if (leaf !== marks.whole && leaf !== marks.notWhole) return;
+      const own: PathTree = new Map();
+      at!.set(last, own);
+      found.set(own, {
+        code: leaf === marks.whole ? "integer-written-as-float" : "not-an-integer",
+        path: pointerFrom(path),
+      });
     },
     {
       patterns,
@@ -198,6 +198,7 @@ function markIntegers(
       onNote: (code, path) => onDiagnostic({ code, path: pointerFrom(path) }),
     },
   );
+  return found;
 }
 
 /**
@@ -231,10 +232,12 @@ function reportFromSpans(
       whole ? marks.whole : marks.notWhole,
     );
   });
-  markIntegers(parsed, schema, only, marks, recursionLimit, patterns, onDiagnostic);
+  const found = markIntegers(parsed, schema, only, marks, recursionLimit, patterns, onDiagnostic);
+  if (found.size === 0) return;
   forEachFraction(root, only, (frames, tokens) => {
-    const code = codeOf(frames[frames.length - 1]!.tree?.get(tokens[tokens.length - 1]!), marks);
-    if (code !== undefined) onDiagnostic({ code, path: pointerFrom(tokens) });
+    const leaf = frames[frames.length - 1]!.tree?.get(tokens[tokens.length - 1]!);
+    const d = leaf === undefined ? undefined : found.get(leaf);
+    if (d !== undefined) onDiagnostic(d);
   });
 }
 
