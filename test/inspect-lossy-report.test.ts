@@ -12,16 +12,17 @@ import { describe, expect, test } from "vitest";
 import { inspectNumbers, structToJson } from "../src/struct/to-json.js";
 import { toolCallFromJson, toolCallToJson } from "../src/tool/tool-call.js";
 import { argumentsText, isIntText, runs, textLosesPrecision } from "./property-arbitraries.js";
+import { pointerToken } from "./raw-text-oracles.js";
 
 /** Each number of a JSON text with its path, as written (lossless-json keeps the text). */
 function writtenNumbers(text: string): Map<string, string> {
   const out = new Map<string, string>();
-  const token = (t: string | number) => String(t).replaceAll("~", "~0").replaceAll("/", "~1");
   const go = (v: unknown, path: string) => {
     if (isLosslessNumber(v)) out.set(path, v.toString());
-    else if (Array.isArray(v)) v.forEach((x, i) => go(x, `${path}/${i}`));
+    else if (Array.isArray(v)) for (const [i, x] of v.entries()) go(x, `${path}/${i}`);
     else if (typeof v === "object" && v !== null)
-      for (const k of Object.keys(v)) go((v as Record<string, unknown>)[k], `${path}/${token(k)}`);
+      for (const k of Object.keys(v))
+        go((v as Record<string, unknown>)[k], `${path}/${pointerToken(k)}`);
   };
   go(losslessParse(text), "");
   return out;

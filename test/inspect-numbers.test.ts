@@ -10,10 +10,8 @@ import type { JsonSchema } from "../src/schema/json-schema.js";
 import { inspectNumbers, type StructToJsonOptions, structToJson } from "../src/struct/to-json.js";
 import { shapeSchema } from "./inspect-shape-schema.js";
 import { runs } from "./property-arbitraries.js";
+import { pointerToken } from "./raw-text-oracles.js";
 import { argsArb, rootSchemaArb } from "./schema-arbitraries.js";
-
-/** A JSON Pointer token (RFC 6901), escaped here rather than by the package. */
-const token = (t: string | number) => String(t).replaceAll("~", "~0").replaceAll("/", "~1");
 
 /**
  * Each number of a JSON text (as the package writes it: well formed) with its
@@ -48,7 +46,7 @@ function numberTexts(text: string): Map<string, string> {
         const key = str();
         ws();
         i++; // :
-        value(`${path}/${token(key)}`);
+        value(`${path}/${pointerToken(key)}`);
         ws();
         if (text[i++] === "}") return;
       }

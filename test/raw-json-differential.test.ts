@@ -31,6 +31,7 @@ import {
   runs,
   trickyKeys,
 } from "./property-arbitraries.js";
+import { denotesWhole } from "./raw-text-oracles.js";
 import { argsArb, rootSchemaArb, toObject } from "./schema-arbitraries.js";
 
 /** Fixed seeds and moderate runs: the suite runs twice in CI (Node 20 and 24). */
@@ -279,19 +280,6 @@ function differences(w: Written, s: unknown, pointer: string, out: string[]): vo
       return;
     }
   }
-}
-
-/** True when a number text denotes a whole number exactly (`5.0`, `50e-1`, `0e-9`), by its digits. */
-function denotesWhole(text: string): boolean {
-  const m = /^-?(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text)!;
-  let digits = `${m[1]}${m[2] ?? ""}`.replace(/^0+/, "");
-  if (digits === "") return true;
-  let exponent = Number(m[3] ?? "0") - (m[2] ?? "").length;
-  while (digits.endsWith("0")) {
-    digits = digits.slice(0, -1);
-    exponent++;
-  }
-  return exponent >= 0;
 }
 
 // ---------------------------------------------------------------------------

@@ -30,6 +30,7 @@ import { type ToolCallToJsonOptions, toolCallToJson } from "../src/tool/tool-cal
 import { toolResultToJson } from "../src/tool/tool-result.js";
 import { shapeSchema } from "./inspect-shape-schema.js";
 import { runs } from "./property-arbitraries.js";
+import { denotesWhole, pointerToken } from "./raw-text-oracles.js";
 import { argsArb, rootSchemaArb, toObject } from "./schema-arbitraries.js";
 
 /**
@@ -375,22 +376,6 @@ function spell(v: number, how: number): string {
   return [digits, `${digits}.0`, `${digits}e0`, `${digits}0e-1`, past][how % 5]!;
 }
 
-/** True when `text` (JSON number syntax) denotes a whole number, by its digits. */
-function denotesWhole(text: string): boolean {
-  const m = /^-?(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text)!;
-  let digits = `${m[1]}${m[2] ?? ""}`.replace(/^0+/, "");
-  if (digits === "") return true;
-  let exponent = Number(m[3] ?? "0") - (m[2] ?? "").length;
-  while (digits.endsWith("0")) {
-    digits = digits.slice(0, -1);
-    exponent++;
-  }
-  return exponent >= 0;
-}
-
-/** A JSON Pointer token (RFC 6901), escaped here rather than by the package. */
-const token = (t: string | number) => String(t).replaceAll("~", "~0").replaceAll("/", "~1");
-
 /** The text of `value`, each number spelled by `choices` (cycled); each number's path and text in order. */
 function write(value: JsonValue, choices: readonly number[]) {
   let k = 0;
@@ -405,7 +390,8 @@ function write(value: JsonValue, choices: readonly number[]) {
     if (Array.isArray(v)) return `[${v.map((x, i) => go(x, `${path}/${i}`)).join(",")}]`;
     return `{${Object.keys(v)
       .map(
-        (key) => `${JSON.stringify(key)}:${go((v as JsonObject)[key]!, `${path}/${token(key)}`)}`,
+        (key) =>
+          `${JSON.stringify(key)}:${go((v as JsonObject)[key]!, `${path}/${pointerToken(key)}`)}`,
       )
       .join(",")}}`;
   };
