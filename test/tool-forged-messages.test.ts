@@ -151,3 +151,16 @@ describe("forged arguments that are not an object: not-an-object, as the Struct 
     }
   }
 });
+
+describe("not a message at all: message-invalid", () => {
+  for (const message of [null, undefined, 5, "{}", true]) {
+    test(String(message), () => {
+      for (const decode of [
+        () => toolCallToJson(message as unknown as CallMCPTool),
+        () => toolResultToJson(message as unknown as MCPToolResult),
+      ]) {
+        expect(outcome(decode, {})).toBe("throws message-invalid  []");
+      }
+    });
+  }
+});

@@ -151,6 +151,7 @@ export function toolCallToJson(
       );
     }
   });
+  checkMessage(call, "CallMCPTool");
   // An unset message field reads as its default, the empty Struct (no arguments).
   const text = argumentsText(call.args ?? {}, call.rawArgsJson, inputSchema, opts);
   if (opts.repair === undefined) return text;
@@ -158,6 +159,13 @@ export function toolCallToJson(
     invalidOption("repair", "needs the JSON Schema itself, not a CompiledSchema");
   }
   return repairedOrThrown(opts.repair, text, inputSchema, opts.onDiagnostic);
+}
+
+/** Throws `message-invalid` unless `message` is an object (a message's fields are read from it). */
+export function checkMessage(message: unknown, name: string): void {
+  if (typeof message !== "object" || message === null) {
+    throw new StructJsonError("message-invalid", "", `expected a ${name} message`);
+  }
 }
 
 /** The repair's text, or a StructJsonError for its first issue (paths and keywords, never values). */
