@@ -18,6 +18,7 @@ import {
   type JsonArraySpan,
   type JsonObjectSpan,
   type JsonSpanNode,
+  type ParseListener,
   parseJsonObjectText,
   parseJsonSpans,
 } from "../struct/parse-json.js";
@@ -56,52 +57,13 @@ export function verifyRawJson(
   onDiagnostic: DiagnosticHandler,
   patterns?: PatternEngine,
 ): boolean {
-  const listening = schema != null && onDiagnostic !== ignoreDiagnostics;
-  const { only, marks } = fractionTree();
-  // Each number written with a fraction or exponent, in the text's order: the
-  // branch of `only` holding it, and its key there (no path of its own: a
-  // pointer is made only for a diagnostic, by the walk).
-  const branches: PathTree[] = [];
-  const keys: (string | number)[] = [];
-  // Finding a number's branch costs its depth: many `1.0` deep down once cost
-  // count × depth (200 times the text at the default recursionLimit,
-  // quadratic with a raised one: a 30 KB text held 200 MB). Branches are
-  // found while their depths add up to the text's length at most; past that,
-  // the numbers are found again from the text's spans (linear).
-  let budget = typeof raw === "string" ? raw.length : 0;
-  let tooMany = false;
-  const keep = (tokens: readonly (string | number)[], mark: PathTree) => {
-    if (tooMany) return;
-    budget -= tokens.length + 1;
-    if (budget < 0) {
-      tooMany = true;
-      branches.length = 0;
-      keys.length = 0;
-      only.clear();
-      return;
-    }
-    // Never a Set of pointers: V8 hashes a string past 16,383 characters by
-    // its length alone, so the pointers under one long key all collided (a
-    // 120 KB text took minutes).
-    const branch = pathTreeBranch(only, tokens);
-    const key = tokens[tokens.length - 1]!;
-    branch.set(key, mark);
-    branches.push(branch);
-    keys.push(key);
-  };
+  const search =
+    schema != null && onDiagnostic !== ignoreDiagnostics
+      ? new FractionSearch(typeof raw === "string" ? raw.length : 0)
+      : undefined;
   let parsed: JsonObject;
   try {
-    parsed = parseJsonObjectText(
-      raw,
-      "plain",
-      recursionLimit,
-      listening
-        ? {
-            wholeWithFraction: (tokens) => keep(tokens, marks.whole),
-            notWhole: (tokens) => keep(tokens, marks.notWhole),
-          }
-        : undefined,
-    );
+    parsed = parseJsonObjectText(raw, "plain", recursionLimit, search);
   } catch (e) {
     if (isStructJsonError(e) && MALFORMED.has(e.code)) {
       onDiagnostic({ code: "raw-json-invalid", path: "" });
@@ -117,42 +79,80 @@ export function verifyRawJson(
       "the raw JSON text and the Struct disagree here (two readings)",
     );
   }
-  if (tooMany) {
+  if (search === undefined) return true;
+  if (search.tooMany) {
     reportFromSpans(raw, parsed, schema!, recursionLimit, onDiagnostic, patterns);
-  } else if (keys.length > 0) {
-    const found = markIntegers(
-      parsed,
-      schema!,
-      only,
-      marks,
-      recursionLimit,
-      patterns,
-      onDiagnostic,
-    );
-    // In the text's order.
-    if (found.size > 0) {
-      for (let i = 0; i < keys.length; i++) {
-        const d = found.get(branches[i]!.get(keys[i]!)!);
-        if (d !== undefined) onDiagnostic(d);
-      }
+    return true;
+  }
+  const { only, branches, keys } = search;
+  if (keys.length === 0) return true;
+  const found = markIntegers(parsed, schema!, only, recursionLimit, patterns, onDiagnostic);
+  // In the text's order.
+  if (found.size > 0) {
+    for (let i = 0; i < keys.length; i++) {
+      const d = found.get(branches[i]!.get(keys[i]!)!);
+      if (d !== undefined) onDiagnostic(d);
     }
   }
   return true;
 }
 
 /**
- * The leaf markers of the walk's `only` tree (empty trees: the walk only asks
- * whether a child has one): `whole` for a whole number written with a
- * fraction or exponent, `notWhole` for any other number so written.
+ * The leaf markers of the walk's `only` tree (empty, never filled: the walk
+ * only asks whether a child has one): a whole number written with a fraction
+ * or exponent, and any other number so written.
  */
-interface FractionMarks {
-  readonly whole: PathTree;
-  readonly notWhole: PathTree;
-}
+const WHOLE: PathTree = new Map();
+const NOT_WHOLE: PathTree = new Map();
 
-/** An empty `only` tree and the markers of its leaves. */
-function fractionTree(): { only: PathTree; marks: FractionMarks } {
-  return { only: new Map(), marks: { whole: new Map(), notWhole: new Map() } };
+/**
+ * The parser's listener: each number written with a fraction or exponent,
+ * in the text's order, as the branch of `only` holding it and its key there
+ * (no path of its own: a pointer is made only for a diagnostic, by the walk).
+ */
+class FractionSearch implements ParseListener {
+  readonly only: PathTree = new Map();
+  readonly branches: PathTree[] = [];
+  readonly keys: (string | number)[] = [];
+  /** Past the budget: no branch is kept, the numbers are found again from the text's spans. */
+  tooMany = false;
+
+  /**
+   * Finding a number's branch costs its depth: many `1.0` deep down once
+   * cost count × depth (200 times the text at the default recursionLimit,
+   * quadratic with a raised one: a 30 KB text held 200 MB). Branches are
+   * found while their depths add up to the text's length at most; past that,
+   * the numbers are found again from the text's spans (linear).
+   */
+  constructor(private budget: number) {}
+
+  wholeWithFraction(tokens: readonly (string | number)[]): void {
+    this.keep(tokens, WHOLE);
+  }
+
+  notWhole(tokens: readonly (string | number)[]): void {
+    this.keep(tokens, NOT_WHOLE);
+  }
+
+  private keep(tokens: readonly (string | number)[], mark: PathTree): void {
+    if (this.tooMany) return;
+    this.budget -= tokens.length + 1;
+    if (this.budget < 0) {
+      this.tooMany = true;
+      this.branches.length = 0;
+      this.keys.length = 0;
+      this.only.clear();
+      return;
+    }
+    // Never a Set of pointers: V8 hashes a string past 16,383 characters by
+    // its length alone, so the pointers under one long key all collided (a
+    // 120 KB text took minutes).
+    const branch = pathTreeBranch(this.only, tokens);
+    const key = tokens[tokens.length - 1]!;
+    branch.set(key, mark);
+    this.branches.push(branch);
+    this.keys.push(key);
+  }
 }
 
 /**
@@ -168,7 +168,6 @@ function markIntegers(
   parsed: JsonObject,
   schema: JsonSchema | CompiledSchema,
   only: PathTree,
-  marks: FractionMarks,
   recursionLimit: number,
   patterns: PatternEngine | undefined,
   onDiagnostic: DiagnosticHandler,
@@ -183,11 +182,11 @@ function markIntegers(
       for (let k = 0; k < path.length - 1; k++) at = at?.get(path[k]!);
       const last = path[path.length - 1]!;
       const leaf = at?.get(last);
-      if (leaf !== marks.whole && leaf !== marks.notWhole) return;
+      if (leaf !== WHOLE && leaf !== NOT_WHOLE) return;
       const own: PathTree = new Map();
       at!.set(last, own);
       found.set(own, {
-        code: leaf === marks.whole ? "integer-written-as-float" : "not-an-integer",
+        code: leaf === WHOLE ? "integer-written-as-float" : "not-an-integer",
         path: pointerFrom(path),
       });
     },
@@ -218,7 +217,7 @@ function reportFromSpans(
 ): void {
   // The text was just read with these limits: this reading cannot fail.
   const root = parseJsonSpans(raw, recursionLimit);
-  const { only, marks } = fractionTree();
+  const only: PathTree = new Map();
   forEachFraction(root, only, (frames, tokens, whole) => {
     let j = frames.length - 1;
     while (frames[j]!.tree === undefined) j--;
@@ -227,12 +226,9 @@ function reportFromSpans(
       frames[l - 1]!.tree!.set(tokens[l - 1]!, branch);
       frames[l]!.tree = branch;
     }
-    frames[frames.length - 1]!.tree!.set(
-      tokens[tokens.length - 1]!,
-      whole ? marks.whole : marks.notWhole,
-    );
+    frames[frames.length - 1]!.tree!.set(tokens[tokens.length - 1]!, whole ? WHOLE : NOT_WHOLE);
   });
-  const found = markIntegers(parsed, schema, only, marks, recursionLimit, patterns, onDiagnostic);
+  const found = markIntegers(parsed, schema, only, recursionLimit, patterns, onDiagnostic);
   if (found.size === 0) return;
   forEachFraction(root, only, (frames, tokens) => {
     const leaf = frames[frames.length - 1]!.tree?.get(tokens[tokens.length - 1]!);
