@@ -6,12 +6,7 @@ import { type Diagnostic, type DiagnosticHandler, ignoreDiagnostics } from "../d
 import { isStructJsonError, StructJsonError } from "../errors.js";
 import { pointerFrom } from "../json-pointer.js";
 import type { PatternEngine } from "../patterns/engine.js";
-import {
-  type CompiledSchema,
-  type PathTree,
-  pathTreeBranch,
-  walkNumbers,
-} from "../schema/index.js";
+import { type CompiledSchema, type PathTree, walkNumbers } from "../schema/index.js";
 import type { JsonSchema } from "../schema/json-schema.js";
 import { isWholeWithFraction } from "../struct/number-text.js";
 import {
@@ -116,6 +111,9 @@ class FractionSearch implements ParseListener {
   readonly keys: (string | number)[] = [];
   /** Past the budget: no branch is kept, the numbers are found again from the text's spans. */
   tooMany = false;
+  /** The last path's tokens but its last, and the branches along them (`chain[k]`: after k tokens). */
+  private readonly lastTokens: (string | number)[] = [];
+  private readonly chain: PathTree[] = [this.only];
 
   /**
    * Finding a number's branch costs its depth: many `1.0` deep down once
@@ -125,6 +123,36 @@ class FractionSearch implements ParseListener {
    * the numbers are found again from the text's spans (linear).
    */
   constructor(private budget: number) {}
+
+  /**
+   * The branch holding the last of `tokens`, made as needed. The numbers come
+   * in the text's order, so a path shares a prefix with the one before (a
+   * level deeper, the next member): the branches along it are taken from the
+   * last path's, compared token by token rather than looked up from the root.
+   */
+  private branchOf(tokens: readonly (string | number)[]): PathTree {
+    const last = this.lastTokens;
+    const chain = this.chain;
+    const depth = tokens.length - 1;
+    let k = 0;
+    const shared = Math.min(depth, last.length);
+    while (k < shared && last[k] === tokens[k]) k++;
+    let branch = chain[k]!;
+    for (; k < depth; k++) {
+      const token = tokens[k]!;
+      let next = branch.get(token);
+      if (next === undefined) {
+        next = new Map();
+        branch.set(token, next);
+      }
+      branch = next;
+      last[k] = token;
+      chain[k + 1] = branch;
+    }
+    last.length = depth;
+    chain.length = depth + 1;
+    return branch;
+  }
 
   wholeWithFraction(tokens: readonly (string | number)[]): void {
     this.keep(tokens, WHOLE);
@@ -147,7 +175,7 @@ class FractionSearch implements ParseListener {
     // Never a Set of pointers: V8 hashes a string past 16,383 characters by
     // its length alone, so the pointers under one long key all collided (a
     // 120 KB text took minutes).
-    const branch = pathTreeBranch(this.only, tokens);
+    const branch = this.branchOf(tokens);
     const key = tokens[tokens.length - 1]!;
     branch.set(key, mark);
     this.branches.push(branch);
