@@ -294,6 +294,19 @@ describe("one number, each path's diagnostics exactly", () => {
   });
 });
 
+describe("a raw text that is one number (not an object): raw-json-invalid, then the Struct path's own", () => {
+  for (const raw of ["1.5", "5.0", " -0.0e1 ", "1e-400", "1.7976931348623157e308", "[1.5]"]) {
+    test(JSON.stringify(raw), () => {
+      const got = bothPaths({ n: 1.5 }, raw, at("n", INTEGER));
+      expect(got.raw).toEqual({
+        text: '{"n":1.5}',
+        diagnostics: ["raw-json-invalid ", "not-an-integer /n"],
+      });
+      expect(got.struct).toEqual({ text: '{"n":1.5}', diagnostics: ["not-an-integer /n"] });
+    });
+  }
+});
+
 describe("canonical output is the Struct's: the Struct path's diagnostics, once", () => {
   const rows: [raw: string, schema: JsonSchema][] = [
     [

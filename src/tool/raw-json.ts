@@ -163,7 +163,8 @@ class FractionSearch implements ParseListener {
   }
 
   private keep(tokens: readonly (string | number)[], mark: PathTree): void {
-    if (this.tooMany) return;
+    // A number that is the whole text (no path): not an object, so malformed.
+    if (this.tooMany || tokens.length === 0) return;
     this.budget -= tokens.length + 1;
     if (this.budget < 0) {
       this.tooMany = true;
