@@ -10,7 +10,7 @@ import { ignoreDiagnostics } from "../diagnostics.js";
 import { type JsonPointer, pointerFrom } from "../json-pointer.js";
 import { type NumberReading, rootNode, SchemaReader } from "../schema/index.js";
 import { type WalkVisitor, walkValue } from "../schema/walk.js";
-import { numberOutput, numberText } from "./number-output.js";
+import { numberOutput, numberText, plainNumberText } from "./number-output.js";
 import {
   checkJsonObject,
   nonFiniteNumber,
@@ -63,11 +63,14 @@ class NumberInspector implements WalkVisitor {
   readonly path: (string | number)[] = [];
   readonly note: (code: DiagnosticCode) => void;
   private readonly decimal: boolean;
+  /** Canonical output writes every number in its ECMAScript form: readings give codes only. */
+  private readonly canonical: boolean;
   /** The codes reported since the current member or element began. */
   private codes: DiagnosticCode[] = [];
 
   constructor(private readonly opts: StructToJsonOptions) {
     this.decimal = opts.wholeFloats === "decimal";
+    this.canonical = opts.canonical;
     this.note = (code) => {
       this.codes.push(code);
       if (opts.onDiagnostic !== ignoreDiagnostics) {
@@ -90,10 +93,11 @@ class NumberInspector implements WalkVisitor {
   leave(): void {}
 
   number(value: number, reading: NumberReading): void {
-    const text =
-      typeof value === "number" && Number.isFinite(value)
-        ? numberText(value, numberOutput(value, reading, this.decimal, this.note))
-        : `${nonFiniteNumber(this.opts, this.note, this.path)}`;
+    let text: string;
+    if (typeof value === "number" && Number.isFinite(value)) {
+      const output = numberOutput(value, reading, this.decimal, this.note);
+      text = this.canonical ? plainNumberText(value) : numberText(value, output);
+    } else text = `${nonFiniteNumber(this.opts, this.note, this.path)}`;
     this.found.push({ path: pointerFrom(this.path), value, reading, text, codes: this.codes });
     this.codes = [];
   }

@@ -20,6 +20,8 @@ export interface ParseListener {
   precisionLost?(tokens: readonly (string | number)[]): void;
   /** A whole number written with a fraction or exponent (5.0, 5e0). */
   wholeWithFraction?(tokens: readonly (string | number)[]): void;
+  /** A number whose text denotes no whole number (1.5, 1e-400, 9007199254740993.5), whatever its float64. */
+  notWhole?(tokens: readonly (string | number)[]): void;
 }
 
 /** The result of {@link parseJsonText}. */
@@ -538,8 +540,10 @@ class Parser {
       if (listener.precisionLost !== undefined && numberTextLosesPrecision(text, v, plain)) {
         listener.precisionLost(this.tokens);
       }
-      if (listener.wholeWithFraction !== undefined && isWholeWithFraction(text, v, plain)) {
-        listener.wholeWithFraction(this.tokens);
+      // A plain integer text is whole: only a fraction or exponent asks.
+      if (!plain && (listener.wholeWithFraction !== undefined || listener.notWhole !== undefined)) {
+        if (isWholeWithFraction(text, v, false)) listener.wholeWithFraction?.(this.tokens);
+        else listener.notWhole?.(this.tokens);
       }
     }
     return v;

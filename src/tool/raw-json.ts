@@ -2,22 +2,18 @@
 // against the Struct that travelled beside it.
 
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
-import type { DiagnosticHandler } from "../diagnostics.js";
+import { type Diagnostic, type DiagnosticHandler, ignoreDiagnostics } from "../diagnostics.js";
 import { isStructJsonError, StructJsonError } from "../errors.js";
 import { pointerFrom } from "../json-pointer.js";
 import type { PatternEngine } from "../patterns/engine.js";
-import {
-  type CompiledSchema,
-  type PathTree,
-  pathTreeBranch,
-  walkNumbers,
-} from "../schema/index.js";
+import { type CompiledSchema, type PathTree, walkNumbers } from "../schema/index.js";
 import type { JsonSchema } from "../schema/json-schema.js";
 import { isWholeWithFraction } from "../struct/number-text.js";
 import {
   type JsonArraySpan,
   type JsonObjectSpan,
   type JsonSpanNode,
+  type ParseListener,
   parseJsonObjectText,
   parseJsonSpans,
 } from "../struct/parse-json.js";
@@ -40,10 +36,13 @@ const MALFORMED = new Set([
  * (same keys, strings, booleans, nulls, shapes; every number's float64 equal).
  * Returns true when it agrees; false when it is malformed (after reporting
  * `raw-json-invalid`); throws `raw-struct-mismatch` when it is well-formed but
- * disagrees (two readings: never guess). Reports `integer-written-as-float`
- * where a whole number is written with a fraction or exponent at a position
- * the schema reads as integer (`patterns`: the engine for `patternProperties`,
- * as in structToJson; without it such positions read as unknown).
+ * disagrees (two readings: never guess). Where the schema reads *integer*
+ * (`patterns`: the engine for `patternProperties`, as in structToJson;
+ * without it such positions read as unknown), a number written with a
+ * fraction or exponent is reported as the text writes it: a whole number
+ * (`5.0`, `5e0`) as `integer-written-as-float`, any other (`1.5`, `1e-400`,
+ * `9007199254740993.5`, whose float64s are whole) as `not-an-integer`. No
+ * listener (`onDiagnostic` is `ignoreDiagnostics`): nothing is looked for.
  */
 export function verifyRawJson(
   raw: string,
@@ -53,26 +52,13 @@ export function verifyRawJson(
   onDiagnostic: DiagnosticHandler,
   patterns?: PatternEngine,
 ): boolean {
-  const wholeFloats: (string | number)[][] = [];
-  // A path costs its depth: many `1.0` deep down once held count × depth
-  // tokens (200 times the text at the default recursionLimit, quadratic with a
-  // raised one: a 30 KB text held 200 MB). Paths are kept while their
-  // tokens stay within the text's length; past that, none is kept and the
-  // whole floats are found again from the text's spans (linear).
-  let budget = typeof raw === "string" ? raw.length : 0;
-  let tooMany = false;
+  const search =
+    schema != null && onDiagnostic !== ignoreDiagnostics
+      ? new FractionSearch(typeof raw === "string" ? raw.length : 0)
+      : undefined;
   let parsed: JsonObject;
   try {
-    parsed = parseJsonObjectText(raw, "plain", recursionLimit, {
-      wholeWithFraction: (tokens) => {
-        if (tooMany) return;
-        budget -= tokens.length + 1;
-        if (budget < 0) {
-          tooMany = true;
-          wholeFloats.length = 0;
-        } else wholeFloats.push(tokens.slice());
-      },
-    });
+    parsed = parseJsonObjectText(raw, "plain", recursionLimit, search);
   } catch (e) {
     if (isStructJsonError(e) && MALFORMED.has(e.code)) {
       onDiagnostic({ code: "raw-json-invalid", path: "" });
@@ -88,65 +74,150 @@ export function verifyRawJson(
       "the raw JSON text and the Struct disagree here (two readings)",
     );
   }
-  if (tooMany && schema != null) {
-    reportFromSpans(raw, parsed, schema, recursionLimit, onDiagnostic, patterns);
-  } else if (wholeFloats.length > 0 && schema != null) {
-    // The walk marks the leaves it reads as integer. Never a Set of pointers:
-    // V8 hashes a string past 16,383 characters by its length alone, so the
-    // pointers under one long key all collided (a 120 KB text took minutes).
-    const { only, whole, integer } = wholeFloatTree();
-    for (const tokens of wholeFloats) {
-      const at = pathTreeBranch(only, tokens);
-      at.set(tokens[tokens.length - 1]!, whole);
-    }
-    markIntegers(parsed, schema, only, whole, integer, recursionLimit, patterns, onDiagnostic);
-    // In the text's order.
-    for (const tokens of wholeFloats) {
-      let at: PathTree | undefined = only;
-      for (const token of tokens) at = at?.get(token);
-      if (at === integer) {
-        onDiagnostic({ code: "integer-written-as-float", path: pointerFrom(tokens) });
-      }
+  if (search === undefined) return true;
+  if (search.tooMany) {
+    reportFromSpans(raw, parsed, schema!, recursionLimit, onDiagnostic, patterns);
+    return true;
+  }
+  const { only, branches, keys } = search;
+  if (keys.length === 0) return true;
+  const found = markIntegers(parsed, schema!, only, recursionLimit, patterns, onDiagnostic);
+  // In the text's order.
+  if (found.size > 0) {
+    for (let i = 0; i < keys.length; i++) {
+      const d = found.get(branches[i]!.get(keys[i]!)!);
+      if (d !== undefined) onDiagnostic(d);
     }
   }
   return true;
 }
 
 /**
- * The walk's `only` tree of the whole floats' paths, and its two leaf markers:
- * `whole` for each whole float, swapped for `integer` where the walk reads
- * integer (both empty trees: the walk only asks whether a child has one).
+ * The leaf markers of the walk's `only` tree (empty, never filled: the walk
+ * only asks whether a child has one): a whole number written with a fraction
+ * or exponent, and any other number so written.
  */
-function wholeFloatTree(): { only: PathTree; whole: PathTree; integer: PathTree } {
-  return { only: new Map(), whole: new Map(), integer: new Map() };
+const WHOLE: PathTree = new Map();
+const NOT_WHOLE: PathTree = new Map();
+
+/**
+ * The parser's listener: each number written with a fraction or exponent,
+ * in the text's order, as the branch of `only` holding it and its key there
+ * (no path of its own: a pointer is made only for a diagnostic, by the walk).
+ */
+class FractionSearch implements ParseListener {
+  readonly only: PathTree = new Map();
+  readonly branches: PathTree[] = [];
+  readonly keys: (string | number)[] = [];
+  /** Past the budget: no branch is kept, the numbers are found again from the text's spans. */
+  tooMany = false;
+  /** The last path's tokens but its last, and the branches along them (`chain[k]`: after k tokens). */
+  private readonly lastTokens: (string | number)[] = [];
+  private readonly chain: PathTree[] = [this.only];
+
+  /**
+   * Finding a number's branch costs its depth: many `1.0` deep down once
+   * cost count × depth (200 times the text at the default recursionLimit,
+   * quadratic with a raised one: a 30 KB text held 200 MB). Branches are
+   * found while their depths add up to the text's length at most; past that,
+   * the numbers are found again from the text's spans (linear).
+   */
+  constructor(private budget: number) {}
+
+  /**
+   * The branch holding the last of `tokens`, made as needed. The numbers come
+   * in the text's order, so a path shares a prefix with the one before (a
+   * level deeper, the next member): the branches along it are taken from the
+   * last path's, compared token by token rather than looked up from the root.
+   */
+  private branchOf(tokens: readonly (string | number)[]): PathTree {
+    const last = this.lastTokens;
+    const chain = this.chain;
+    const depth = tokens.length - 1;
+    let k = 0;
+    const shared = Math.min(depth, last.length);
+    while (k < shared && last[k] === tokens[k]) k++;
+    let branch = chain[k]!;
+    for (; k < depth; k++) {
+      const token = tokens[k]!;
+      let next = branch.get(token);
+      if (next === undefined) {
+        next = new Map();
+        branch.set(token, next);
+      }
+      branch = next;
+      last[k] = token;
+      chain[k + 1] = branch;
+    }
+    last.length = depth;
+    chain.length = depth + 1;
+    return branch;
+  }
+
+  wholeWithFraction(tokens: readonly (string | number)[]): void {
+    this.keep(tokens, WHOLE);
+  }
+
+  notWhole(tokens: readonly (string | number)[]): void {
+    this.keep(tokens, NOT_WHOLE);
+  }
+
+  private keep(tokens: readonly (string | number)[], mark: PathTree): void {
+    // A number that is the whole text (no path): not an object, so malformed.
+    if (this.tooMany || tokens.length === 0) return;
+    this.budget -= tokens.length + 1;
+    if (this.budget < 0) {
+      this.tooMany = true;
+      this.branches.length = 0;
+      this.keys.length = 0;
+      this.only.clear();
+      return;
+    }
+    // Never a Set of pointers: V8 hashes a string past 16,383 characters by
+    // its length alone, so the pointers under one long key all collided (a
+    // 120 KB text took minutes).
+    const branch = this.branchOf(tokens);
+    const key = tokens[tokens.length - 1]!;
+    branch.set(key, mark);
+    this.branches.push(branch);
+    this.keys.push(key);
+  }
 }
 
 /**
- * Walks the whole floats' paths in `only`, swapping `whole` for `integer`
- * where the schema reads integer. The reader's notes along them are reported
- * as the Struct path reports them: they say where a reading was not made (a
- * pattern no engine evaluated, a `$ref` to nowhere, the budget), so where an
- * `integer-written-as-float` may be missing.
+ * Walks the paths in `only`; where the schema reads integer (whatever the
+ * float64: the text is what is passed on), swaps the leaf's marker for a
+ * leaf of its own, mapped to its diagnostic: `integer-written-as-float` for
+ * a whole number, `not-an-integer` for any other. The reader's notes along
+ * the paths are reported as the Struct path reports them: they say where a
+ * reading was not made (a pattern no engine evaluated, a `$ref` to nowhere,
+ * the budget), so where a diagnostic may be missing.
  */
 function markIntegers(
   parsed: JsonObject,
   schema: JsonSchema | CompiledSchema,
   only: PathTree,
-  whole: PathTree,
-  integer: PathTree,
   recursionLimit: number,
   patterns: PatternEngine | undefined,
   onDiagnostic: DiagnosticHandler,
-): void {
+): Map<PathTree, Diagnostic> {
+  const found = new Map<PathTree, Diagnostic>();
   walkNumbers(
     parsed,
     schema,
-    (path, value, reading) => {
-      if (reading !== "integer" || !Number.isInteger(value)) return;
+    (path, _value, reading) => {
+      if (reading !== "integer") return;
       let at: PathTree | undefined = only;
       for (let k = 0; k < path.length - 1; k++) at = at?.get(path[k]!);
       const last = path[path.length - 1]!;
-      if (at?.get(last) === whole) at.set(last, integer);
+      const leaf = at?.get(last);
+      if (leaf !== WHOLE && leaf !== NOT_WHOLE) return;
+      const own: PathTree = new Map();
+      at!.set(last, own);
+      found.set(own, {
+        code: leaf === WHOLE ? "integer-written-as-float" : "not-an-integer",
+        path: pointerFrom(path),
+      });
     },
     {
       patterns,
@@ -155,14 +226,15 @@ function markIntegers(
       onNote: (code, path) => onDiagnostic({ code, path: pointerFrom(path) }),
     },
   );
+  return found;
 }
 
 /**
- * `integer-written-as-float` in the text's order, for a text with more whole
- * floats deep down than paths fit in its length: the walk's `only` tree is
- * built from the text's spans with each container's branch made once, and a
- * pointer is made only for a diagnostic reported. Linear in the text (plus
- * the diagnostics' own paths).
+ * The integer diagnostics in the text's order, for a text with more numbers
+ * written with a fraction or exponent deep down than paths fit in its
+ * length: the walk's `only` tree is built from the text's spans with each
+ * container's branch made once, and a pointer is made only for a diagnostic
+ * reported. Linear in the text (plus the diagnostics' own paths).
  */
 function reportFromSpans(
   raw: string,
@@ -174,8 +246,8 @@ function reportFromSpans(
 ): void {
   // The text was just read with these limits: this reading cannot fail.
   const root = parseJsonSpans(raw, recursionLimit);
-  const { only, whole, integer } = wholeFloatTree();
-  forEachWholeFloat(root, only, (frames, tokens) => {
+  const only: PathTree = new Map();
+  forEachFraction(root, only, (frames, tokens, whole) => {
     let j = frames.length - 1;
     while (frames[j]!.tree === undefined) j--;
     for (let l = j + 1; l < frames.length; l++) {
@@ -183,13 +255,14 @@ function reportFromSpans(
       frames[l - 1]!.tree!.set(tokens[l - 1]!, branch);
       frames[l]!.tree = branch;
     }
-    frames[frames.length - 1]!.tree!.set(tokens[tokens.length - 1]!, whole);
+    frames[frames.length - 1]!.tree!.set(tokens[tokens.length - 1]!, whole ? WHOLE : NOT_WHOLE);
   });
-  markIntegers(parsed, schema, only, whole, integer, recursionLimit, patterns, onDiagnostic);
-  forEachWholeFloat(root, only, (frames, tokens) => {
-    if (frames[frames.length - 1]!.tree?.get(tokens[tokens.length - 1]!) === integer) {
-      onDiagnostic({ code: "integer-written-as-float", path: pointerFrom(tokens) });
-    }
+  const found = markIntegers(parsed, schema, only, recursionLimit, patterns, onDiagnostic);
+  if (found.size === 0) return;
+  forEachFraction(root, only, (frames, tokens) => {
+    const leaf = frames[frames.length - 1]!.tree?.get(tokens[tokens.length - 1]!);
+    const d = leaf === undefined ? undefined : found.get(leaf);
+    if (d !== undefined) onDiagnostic(d);
   });
 }
 
@@ -201,16 +274,16 @@ interface SpanFrame {
 }
 
 /**
- * Calls `visit` for each number written with a fraction or exponent that is
- * whole (as the parser's `wholeWithFraction`), in the text's order, with the
- * open containers and the path. Each container's `tree` is its branch of
- * `tree` (the top-level object's is `tree` itself), when there is one. Its
- * own stack: any depth.
+ * Calls `visit` for each number written with a fraction or exponent (as the
+ * parser's `wholeWithFraction` and `notWhole` report them, `whole` telling
+ * which), in the text's order, with the open containers and the path. Each
+ * container's `tree` is its branch of `tree` (the top-level object's is
+ * `tree` itself), when there is one. Its own stack: any depth.
  */
-function forEachWholeFloat(
+function forEachFraction(
   root: JsonSpanNode,
   tree: PathTree,
-  visit: (frames: SpanFrame[], tokens: readonly (string | number)[]) => void,
+  visit: (frames: SpanFrame[], tokens: readonly (string | number)[], whole: boolean) => void,
 ): void {
   if (root.kind !== "object") return;
   const frames: SpanFrame[] = [{ node: root, next: 0, tree }];
@@ -241,11 +314,8 @@ function forEachWholeFloat(
     if (child.kind === "object" || child.kind === "array") {
       frames.push({ node: child, next: 0, tree: top.tree?.get(tokens[tokens.length - 1]!) });
       tokens.push(0);
-    } else if (
-      child.kind === "number" &&
-      isWholeWithFraction(child.text, +child.text, !/[.eE]/.test(child.text))
-    ) {
-      visit(frames, tokens);
+    } else if (child.kind === "number" && /[.eE]/.test(child.text)) {
+      visit(frames, tokens, isWholeWithFraction(child.text, +child.text, false));
     }
   }
 }

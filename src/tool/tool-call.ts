@@ -7,8 +7,9 @@ import type { DiagnosticHandler } from "../diagnostics.js";
 import { StructJsonError } from "../errors.js";
 import type { JsonPointer } from "../json-pointer.js";
 import { checkOneOf, invalidOption, makeOptions } from "../options.js";
-import { type CompiledSchema, isCompiledSchema } from "../schema/index.js";
+import { type CompiledSchema, isCompiledSchema, rootNode } from "../schema/index.js";
 import type { JsonSchema } from "../schema/json-schema.js";
+import { isSchema } from "../schema/keywords.js";
 import {
   parseArguments,
   type StructFromJsonOptions,
@@ -20,6 +21,7 @@ import {
   structToJson,
   structToJsonDefaults,
 } from "../struct/to-json.js";
+import { checkJsonObject } from "../struct/to-json-options.js";
 import { type RawJsonMode, verifyRawJson } from "./raw-json.js";
 import { callMcpToolMessage } from "./tool-messages.js";
 
@@ -106,8 +108,12 @@ export interface ToolCallToJsonOptions extends StructToJsonOptions {
    * `raw-struct-mismatch`. "trust": return it without parsing (only for
    * pipelines whose sender is trusted). "ignore": always decode `args`. With
    * `canonical`, the output is the Struct's canonical text in every mode
-   * ("verify" still verifies the raw text); `indent` and `wholeFloats` do not
-   * reformat a raw text passed on.
+   * ("verify" still verifies the raw text), with the Struct path's
+   * diagnostics; `indent` and `wholeFloats` do not reformat a raw text passed
+   * on. A text passed on gets the Struct path's diagnostics except where the
+   * two write differently (docs/codes.md): at an integer position it reports
+   * what the text writes (`integer-written-as-float` for `5.0`,
+   * `not-an-integer` for `1.5` or `1e-400`).
    */
   rawJson: RawJsonMode;
   /**
@@ -145,12 +151,21 @@ export function toolCallToJson(
       );
     }
   });
-  const text = argumentsText(call.args, call.rawArgsJson, inputSchema, opts);
+  checkMessage(call, "CallMCPTool");
+  // An unset message field reads as its default, the empty Struct (no arguments).
+  const text = argumentsText(call.args ?? {}, call.rawArgsJson, inputSchema, opts);
   if (opts.repair === undefined) return text;
   if (isCompiledSchema(inputSchema)) {
     invalidOption("repair", "needs the JSON Schema itself, not a CompiledSchema");
   }
   return repairedOrThrown(opts.repair, text, inputSchema, opts.onDiagnostic);
+}
+
+/** Throws `message-invalid` unless `message` is an object (a message's fields are read from it). */
+export function checkMessage(message: unknown, name: string): void {
+  if (typeof message !== "object" || message === null) {
+    throw new StructJsonError("message-invalid", "", `expected a ${name} message`);
+  }
 }
 
 /** The repair's text, or a StructJsonError for its first issue (paths and keywords, never values). */
@@ -186,14 +201,12 @@ const inputCodes = [
   "schema-invalid",
 ] as const;
 
-/** `onDiagnostic` without `integer-written-as-float`, which is about a raw text not returned. */
-function notAboutTheText(onDiagnostic: DiagnosticHandler): DiagnosticHandler {
-  return (d) => {
-    if (d.code !== "integer-written-as-float") onDiagnostic(d);
-  };
-}
-
-/** The shared decoding path of tool calls and tool results (options resolved by the caller). */
+/**
+ * The shared decoding path of tool calls and tool results (options resolved
+ * by the caller). `struct` undefined: the message carries no Struct (a result
+ * without structured content), so only a raw text trusted as it is can be
+ * returned; whatever needs the Struct throws `message-invalid`.
+ */
 export function argumentsText(
   struct: JsonObject | undefined,
   raw: string | undefined,
@@ -203,27 +216,53 @@ export function argumentsText(
   const mode = options.rawJson;
   checkOneOf("rawJson", mode, ["verify", "trust", "ignore"]);
   if (raw !== undefined && mode !== "ignore") {
-    // Canonical output (RFC 8785) writes each number in its float64's
-    // ECMAScript form, which the Struct holds: a text that agrees with it
-    // canonicalizes to the Struct's canonical text, so that text is returned
-    // (the raw text verified first, as without the option). Never the raw
-    // text itself: a caller hashing canonical output must get one text per value.
-    if (mode === "trust" && !options.canonical) return raw;
-    // The decoder's options are checked before the raw text is read, as when it is absent.
+    // The decoder's options, and whether the schema is one, are checked
+    // before the raw text is read, as when it is absent: a bad option or a
+    // non-schema throws whatever the message carries.
     resolveToJsonOptions(options);
-    if (
-      mode === "verify" &&
+    if (schema != null && !isSchema(schema)) rootNode(schema);
+    if (typeof raw !== "string") {
+      // A forged message: no text to pass on, or to read.
+      options.onDiagnostic({ code: "raw-json-invalid", path: "" });
+    } else if (mode === "trust") {
+      // Canonical output (RFC 8785) writes each number in its float64's
+      // ECMAScript form, which the Struct holds: a text that agrees with it
+      // canonicalizes to the Struct's canonical text, so that text is returned
+      // (in "verify", the raw text verified first, as without the option).
+      // Never the raw text itself: a caller hashing canonical output must get
+      // one text per value.
+      if (!options.canonical) return raw;
+    } else if (
       verifyRawJson(
         raw,
-        struct ?? {},
-        schema,
+        theStruct(struct),
+        // Canonical output is the Struct's: its diagnostics are the Struct
+        // path's alone (the text's own, and the schema's notes, would come twice).
+        options.canonical ? null : schema,
         options.recursionLimit,
-        options.canonical ? notAboutTheText(options.onDiagnostic) : options.onDiagnostic,
+        options.onDiagnostic,
         options.patterns,
       ) &&
       !options.canonical
     )
       return raw;
   }
-  return structToJson(struct ?? {}, schema, options);
+  return structToJson(theStruct(struct), schema, options);
+}
+
+/**
+ * The message's Struct: `message-invalid` when it has none (never an invented
+ * `{}`), `not-an-object` when a forged message holds something else (as the
+ * Struct path says, whether or not a raw text is beside it).
+ */
+function theStruct(struct: JsonObject | undefined): JsonObject {
+  if (struct === undefined) {
+    throw new StructJsonError(
+      "message-invalid",
+      "",
+      "the message carries no Struct beside its raw text",
+    );
+  }
+  checkJsonObject(struct);
+  return struct;
 }

@@ -9,7 +9,13 @@ import type { JsonSchema } from "../schema/json-schema.js";
 import { type StructFromJsonOptions, structFromJsonDefaults } from "../struct/from-json.js";
 import { type StructToJsonOptions, structToJsonDefaults } from "../struct/to-json.js";
 import type { RawJsonMode } from "./raw-json.js";
-import { argumentsText, type RawTextPolicy, rawTextPolicies, structField } from "./tool-call.js";
+import {
+  argumentsText,
+  checkMessage,
+  type RawTextPolicy,
+  rawTextPolicies,
+  structField,
+} from "./tool-call.js";
 import { mcpToolResultMessage } from "./tool-messages.js";
 
 /** Options of {@link toolResultFromJson}. */
@@ -65,7 +71,8 @@ export function toolResultFromJson(
 /**
  * The result's structuredContent as JSON text: the raw text untouched when
  * present and verified, else the Struct decoded with the tool's output schema.
- * Throws `message-invalid` when the result carries no structured content.
+ * Throws `message-invalid` when the result carries no structured content
+ * (with only the raw text, unless `rawJson` "trust" returns it).
  * The mirror of {@link toolResultFromJson}.
  */
 export function toolResultToJson(
@@ -73,6 +80,7 @@ export function toolResultToJson(
   outputSchema?: JsonSchema | CompiledSchema | null,
   options?: Partial<ToolResultToJsonOptions>,
 ): string {
+  checkMessage(result, "MCPToolResult");
   if (result.structuredContent === undefined && result.rawStructuredContentJson === undefined) {
     throw new StructJsonError("message-invalid", "", "the result carries no structured content");
   }

@@ -36,7 +36,7 @@ export class ToolSchemas {
 
   /** Forgets a server's tools. */
   delete(serverId: string): boolean {
-    return this.servers.delete(serverId);
+    return this.servers.delete(String(serverId));
   }
 
   /**
@@ -44,7 +44,9 @@ export class ToolSchemas {
    * first server, in the order they were set, that has a tool of that name.
    */
   tool(serverId: string | undefined, toolName: string): ToolDescription | undefined {
-    if (serverId !== undefined && serverId !== "") return this.servers.get(serverId)?.get(toolName);
+    // Ids as `set` stores them (a JavaScript caller may pass a number).
+    if (serverId !== undefined && serverId !== "")
+      return this.servers.get(String(serverId))?.get(toolName);
     for (const tools of this.servers.values()) {
       const t = tools.get(toolName);
       if (t !== undefined) return t;
