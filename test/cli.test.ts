@@ -5,11 +5,14 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { toBinary } from "@bufbuild/protobuf";
 import { BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { DECODE_HELP } from "../src/cli/decode-command.js";
 import { ENCODE_HELP } from "../src/cli/encode-command.js";
 import { INSPECT_HELP } from "../src/cli/inspect-command.js";
+import { toolResultFromJson } from "../src/index.js";
+import { MCPToolResultSchema } from "../src/messages.js";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const CLI = join(ROOT, "dist/src/cli/main.js");
@@ -263,7 +266,7 @@ describe("decode", () => {
     ["with a tools/list schema", ["--schema", "tools-list.json", "action.binpb"]],
   ])("%s: raw_args_json verified and passed on untouched", (_label, args, stdinFile?: string) => {
     const r = cli(["decode", ...args], stdinFile === undefined ? undefined : fixture(stdinFile));
-    expect(r).toEqual({ status: 0, stdout: ARGS_TEXT, stderr: "" });
+    expect(r).toEqual({ status: 0, stdout: `${ARGS_TEXT}\n`, stderr: "" });
   });
 
   test.each([
@@ -278,7 +281,7 @@ describe("decode", () => {
       "/id\tinteger-precision-lost\n",
     ],
     [["--raw", "ignore"], '{"id":9007199254740992,"line":5,"temp":1,"tags":["a"]}', ""],
-    [["--raw", "trust"], ARGS_TEXT.trimEnd(), ""],
+    [["--raw", "trust"], ARGS_TEXT, ""],
   ])("%j", (opts, json, stderr) => {
     expect(cli(["decode", ...opts, "action.binpb"])).toEqual({
       status: 0,
@@ -764,7 +767,7 @@ describe("--schema: a JSON Schema or tools, nothing else", () => {
       `struct-json-bridge: warning: schema-describes-no-number: the schema describes none of the message's ${n} numbers (each reads "unknown")\n`;
     expect(cli(["decode", "--schema", elsewhere, "action.binpb"])).toEqual({
       status: 0,
-      stdout: ARGS_TEXT,
+      stdout: `${ARGS_TEXT}\n`,
       stderr: warning(3),
     });
     const inspect = cli(["inspect", "action.binpb", "--schema", elsewhere]);
@@ -826,5 +829,49 @@ describe("non-finite numbers in a binary Struct", () => {
       stdout: `${HEADER}\n/x\t${shown}\t-\tunknown\tnull\tnon-finite-number\n`,
       stderr: "",
     });
+  });
+});
+
+// ---- helper s9: hostile and edge inputs ----------------------------------------
+
+describe("binary input that reads as several message types", () => {
+  // A result whose Struct holds one member, without raw text or is_error:
+  // its bytes also read as a ClientAction whose call has only a server_id
+  // (the member's bytes) and as a CallMCPTool named by them.
+  const result = (content: string) =>
+    toBinary(
+      MCPToolResultSchema,
+      toolResultFromJson({ structuredContentJson: content }, { rawStructuredContentJson: "never" }),
+    );
+  test.each([
+    ['{"count":5}', "ClientAction and as MCPToolResult and as CallMCPTool"],
+    ['{"ok":true}', "ClientAction and as MCPToolResult and as CallMCPTool"],
+    ['{"count":5,"b":"x"}', "MCPToolResult and as CallMCPTool"],
+  ])("the result %s is ambiguous, never read as another type", (content, readings) => {
+    const f = tmpFile(result(content));
+    const line = `struct-json-bridge: message-ambiguous: cannot tell which message this is (it reads as ${readings}): pass --type\n`;
+    expect(cli(["decode", f])).toEqual({ status: 1, stdout: "", stderr: line });
+    expect(cli(["inspect", f, "--schema", "lookup-schema.json"])).toEqual({
+      status: 1,
+      stdout: "",
+      stderr: line,
+    });
+    expect(cli(["decode", "--type", "result", f])).toEqual({
+      status: 0,
+      stdout: `${content}\n`,
+      stderr: "",
+    });
+  });
+});
+
+describe("decode's output is the library's text and one newline", () => {
+  test.each([
+    ['{"a":1}', '{"a":1}\n'],
+    ['{"a":1}\n', '{"a":1}\n\n'],
+    ['{"a":1}\r\n', '{"a":1}\r\n\n'],
+    [' {"a":1} ', ' {"a":1} \n'],
+  ])("raw text %j", (raw, stdout) => {
+    const f = tmpFile(json({ name: "t", args: { a: 1 }, rawArgsJson: raw }));
+    expect(cli(["decode", f])).toEqual({ status: 0, stdout, stderr: "" });
   });
 });

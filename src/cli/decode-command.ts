@@ -96,8 +96,9 @@ export function decodeCommand(argv: readonly string[], io: CliIo): 0 {
   }
   // Read before anything is written: a failure stays the one line printed.
   const numbers = picked === undefined ? [] : numberReadings(struct, picked.schema ?? null);
-  // Raw text may already end with a newline (it is passed on byte for byte).
-  io.stdout(json.endsWith("\n") ? json : `${json}\n`);
+  // Always one newline more, even after raw text that ends with one: the
+  // reader strips exactly one and has the text byte for byte.
+  io.stdout(`${json}\n`);
   diagnostics.flush();
   warnIfSchemaDescribesNoNumber(io, picked, numbers);
   return 0;

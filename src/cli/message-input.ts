@@ -194,14 +194,16 @@ function detectBinary(bytes: Uint8Array): InputMessage {
     );
   }
   // Several types decode cleanly. A re-encoding that gives back the very same
-  // bytes is strong evidence; a ClientAction whose call decodes too is stronger
-  // still (a CallMCPTool or MCPToolResult never reads as one: their field 2 is
-  // not a CallMCPTool). Anything else stays ambiguous.
+  // bytes is strong evidence. A ClientAction is preferred to a CallMCPTool:
+  // read as a CallMCPTool, its call becomes the name, and a tool's name that is
+  // itself an encoded CallMCPTool is no name. Not to an MCPToolResult: a result
+  // whose Struct holds one member reads as a ClientAction whose call has only
+  // a server_id (the member's bytes), so neither reading can be ruled out.
   const exact = readings.filter((r) => roundTrips(r, bytes));
   const pool = exact.length > 0 ? exact : readings;
   if (pool.length === 1) return pool[0]!;
   const action = pool.find((r) => r.type === "action");
-  if (action !== undefined) return action;
+  if (action !== undefined && !pool.some((r) => r.type === "result")) return action;
   const [a, b] = pool;
   const same =
     a !== undefined &&
