@@ -2,7 +2,16 @@
 // it, on the fixtures in test/fixtures/cli: exact stdout, stderr and exit code.
 
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { toBinary } from "@bufbuild/protobuf";
@@ -874,4 +883,251 @@ describe("decode's output is the library's text and one newline", () => {
     const f = tmpFile(json({ name: "t", args: { a: 1 }, rawArgsJson: raw }));
     expect(cli(["decode", f])).toEqual({ status: 0, stdout, stderr: "" });
   });
+});
+
+describe("input that is not what the CLI reads: one line, a documented exit", () => {
+  const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+  const utf16 = (text: string, littleEndian: boolean) => {
+    const le = Buffer.from(`\ufeff${text}`, "utf16le");
+    return littleEndian ? le : le.swap16();
+  };
+  const bomLine = (role: string) =>
+    `invalid-json: ${role} starts with a UTF-8 byte order mark (U+FEFF) at position 0: JSON text has none`;
+  const utf16Line =
+    "invalid-unicode: the input is UTF-16 text (it starts with a UTF-16 byte order mark), not UTF-8";
+  const call = '{"name":"t","args":{"a":1}}';
+  test.each([
+    [
+      "decode, a BOM before ProtoJSON",
+      ["decode"],
+      Buffer.concat([BOM, Buffer.from(call)]),
+      bomLine("the input"),
+    ],
+    [
+      "decode --format json, a BOM",
+      ["decode", "--format", "json"],
+      Buffer.concat([BOM, Buffer.from(call)]),
+      bomLine("the input"),
+    ],
+    [
+      "inspect, a BOM",
+      ["inspect", "-", "--schema", "lookup-schema.json"],
+      Buffer.concat([BOM, Buffer.from(call)]),
+      bomLine("the input"),
+    ],
+    [
+      "encode, a BOM",
+      ["encode", "--name", "t"],
+      Buffer.concat([BOM, Buffer.from('{"a":1}')]),
+      bomLine("the input"),
+    ],
+    ["decode, UTF-16LE", ["decode"], utf16(call, true), utf16Line],
+    ["decode, UTF-16BE", ["decode"], utf16(call, false), utf16Line],
+    ["encode, UTF-16LE", ["encode", "--name", "t"], utf16('{"a":1}', true), utf16Line],
+    ["encode, UTF-16BE", ["encode", "--name", "t"], utf16('{"a":1}', false), utf16Line],
+    [
+      "encode, empty",
+      ["encode", "--name", "t"],
+      "",
+      "invalid-json at (root): unexpected end of input at position 0",
+    ],
+    [
+      "decode, blanks only",
+      ["decode", "--format", "json"],
+      " \n",
+      "invalid-json at (root) of the input message: unexpected end of input at position 2",
+    ],
+    [
+      "decode, a path below a file",
+      ["decode", "action.json/x"],
+      "",
+      "input-unreadable: cannot read the input: no such file",
+    ],
+    [
+      "decode, an endless device",
+      ["decode", "/dev/zero"],
+      "",
+      "input-too-large: the input is larger than the limit of 67108864 bytes (64 MiB)",
+    ],
+    [
+      "decode, an endless --schema",
+      ["decode", "--schema", "/dev/zero", "action.json"],
+      "",
+      "input-too-large: the --schema file is larger than the limit of 67108864 bytes (64 MiB)",
+    ],
+    [
+      "encode, a directory",
+      ["encode", "--name", "t", "."],
+      "",
+      "input-unreadable: cannot read the input: it is a directory",
+    ],
+    [
+      "decode, a directory as --schema",
+      ["decode", "--schema", ".", "action.json"],
+      "",
+      "input-unreadable: cannot read the --schema file: it is a directory",
+    ],
+  ] as const)("%s", (_label, args, stdin, line) => {
+    expect(cli(args, stdin)).toEqual({
+      status: 1,
+      stdout: "",
+      stderr: `struct-json-bridge: ${line}\n`,
+    });
+  });
+
+  test("a --schema file with a BOM", () => {
+    const schema = tmpFile(Buffer.concat([BOM, Buffer.from("{}")]));
+    expectSchemaRejected(schema, bomLine("the --schema file"));
+  });
+
+  test("stdin beyond 64 MiB is too large, even as valid UTF-8 JSON", () => {
+    const limit = 64 * 1024 * 1024;
+    const text = Buffer.alloc(limit + 1, 0x20);
+    text.write('{"a":"', 0);
+    text.write('"}', limit - 1);
+    for (const command of [["encode", "--name", "t"], ["decode"]]) {
+      expect(cli(command, text)).toEqual({
+        status: 1,
+        stdout: "",
+        stderr:
+          "struct-json-bridge: input-too-large: the input is larger than the limit of 67108864 bytes (64 MiB)\n",
+      });
+    }
+  });
+
+  test("paths with spaces, and a FILE starting with '-' after '--'", () => {
+    const spaced = join(tmp, "a file with spaces.json");
+    writeFileSync(spaced, fixture("action.json"));
+    const dashed = join(tmp, "-dashed.json");
+    writeFileSync(dashed, fixture("action.json"));
+    const expected = { status: 0, stdout: `${ARGS_TEXT}\n`, stderr: "" };
+    expect(cli(["decode", spaced])).toEqual(expected);
+    expect(
+      spawnSync(process.execPath, [CLI, "decode", "--", "-dashed.json"], {
+        cwd: tmp,
+      }).stdout.toString(),
+    ).toBe(expected.stdout);
+  });
+});
+
+describe("the command line: conflicts and odd spellings are usage errors", () => {
+  test.each([
+    [
+      ["decode", "--schema", "-"],
+      "decode: stdin cannot be both the input and the --schema file (give one of them a FILE)",
+    ],
+    [
+      ["decode", "--schema=-", "-"],
+      "decode: stdin cannot be both the input and the --schema file (give one of them a FILE)",
+    ],
+    [
+      ["inspect", "-", "--schema", "-"],
+      "inspect: stdin cannot be both the input and the --schema file (give one of them a FILE)",
+    ],
+    [
+      ["decode", "--tool", "lookup", "action.json"],
+      "decode: --tool picks a tool of the --schema file: give --schema FILE",
+    ],
+    [["decode", "-h-"], "decode: unknown option"],
+    [["decode", "-h-", "--bogus", "action.json"], "decode: unknown option"],
+    [["encode", "--name", "t", "-h-"], "encode: unknown option"],
+  ])("%j", (args, detail) => {
+    expect(cli(args, fixture("lookup-schema.json"))).toEqual({
+      status: 2,
+      stdout: "",
+      stderr: `struct-json-bridge: usage-error: ${detail} (see --help)\n`,
+    });
+  });
+
+  test("--schema from stdin with the input a FILE is fine", () => {
+    expect(cli(["decode", "--schema", "-", "action.binpb"], fixture("lookup-schema.json"))).toEqual(
+      {
+        status: 0,
+        stdout: `${ARGS_TEXT}\n`,
+        stderr: "",
+      },
+    );
+  });
+});
+
+describe("output", () => {
+  /** Runs the CLI with stdout (or stderr) on /dev/full. */
+  function toFull(args: readonly string[], stream: "stdout" | "stderr"): Run {
+    const full = openSync("/dev/full", "w");
+    try {
+      const r = spawnSync(process.execPath, [CLI, ...args], {
+        cwd: FIXTURES,
+        stdio: ["ignore", stream === "stdout" ? full : "pipe", stream === "stderr" ? full : "pipe"],
+      });
+      return {
+        status: r.status,
+        stdout: r.stdout?.toString("utf8") ?? "",
+        stderr: r.stderr?.toString("utf8") ?? "",
+      };
+    } finally {
+      closeSync(full);
+    }
+  }
+
+  test.each([
+    [["decode", "action.binpb"]],
+    [["encode", "--name", "t", "--format", "binary", "args.json"]],
+    [["inspect", "action.binpb", "--schema", "lookup-schema.json"]],
+    [["--help"]],
+  ])("%j: stdout that cannot be written is output-unwritable, exit 1, no diagnostics", (args) => {
+    expect(toFull(args, "stdout")).toEqual({
+      status: 1,
+      stdout: "",
+      stderr: "struct-json-bridge: output-unwritable: cannot write stdout: ENOSPC\n",
+    });
+  });
+
+  test("stderr that cannot be written: exit 1 when there were diagnostics to say", () => {
+    expect(
+      toFull(
+        ["decode", "--raw", "ignore", "--schema", "lookup-schema.json", "action.binpb"],
+        "stderr",
+      ),
+    ).toEqual({
+      status: 1,
+      stdout: '{"id":9007199254740992,"line":5,"temp":1.0,"tags":["a"]}\n',
+      stderr: "",
+    });
+    expect(toFull(["decode", "action.binpb"], "stderr")).toEqual({
+      status: 0,
+      stdout: `${ARGS_TEXT}\n`,
+      stderr: "",
+    });
+  });
+
+  test.each([["decode"], ["inspect", "--schema", "lookup-schema.json"], ["encode", "--name", "t"]])(
+    "%s: a reader that stops after one byte (EPIPE) is not an error",
+    (...args) => {
+      const big = tmpFile(
+        json({ name: "t", args: { a: Array.from({ length: 100_000 }, (_, i) => i) } }),
+      );
+      const input =
+        args[0] === "encode"
+          ? tmpFile(json({ a: Array.from({ length: 100_000 }, (_, i) => i) }))
+          : big;
+      const r = spawnSync(
+        "bash",
+        [
+          "-c",
+          `"$0" "$@" ${JSON.stringify(input)} | head -c1 >/dev/null; exit "\${PIPESTATUS[0]}"`,
+          process.execPath,
+          CLI,
+          ...args,
+        ],
+        { cwd: FIXTURES },
+      );
+      expect({ status: r.status, stderr: r.stderr.toString() }).toEqual({
+        status: 0,
+        stderr:
+          args[0] === "inspect"
+            ? 'struct-json-bridge: warning: schema-describes-no-number: the schema describes none of the message\'s 100000 numbers (each reads "unknown")\n'
+            : "",
+      });
+    },
+  );
 });

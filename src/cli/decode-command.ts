@@ -3,11 +3,12 @@
 
 import type { JsonObject } from "@bufbuild/protobuf";
 import { toolCallToJson, toolResultToJson } from "../index.js";
+import { usageError } from "./cli-error.js";
 import { type CliIo, diagnosticsAfterSuccess } from "./cli-io.js";
 import { readMessage } from "./message-input.js";
 import { numberReadings, warnIfSchemaDescribesNoNumber } from "./number-readings.js";
-import { choice, parseOptions, singleInput } from "./parse-options.js";
-import { readBytes } from "./read-input.js";
+import { checkOneStdin, choice, parseOptions, singleInput } from "./parse-options.js";
+import { INPUT_FILE, readBytes } from "./read-input.js";
 import { type PickedSchema, pickSchema, readSchema } from "./schema-input.js";
 
 /** `decode --help`. */
@@ -67,9 +68,13 @@ export function decodeCommand(argv: readonly string[], io: CliIo): 0 {
   const input = singleInput("decode", positionals);
   const schemaFile = typeof values.schema === "string" ? values.schema : undefined;
   const tool = typeof values.tool === "string" ? values.tool : undefined;
+  checkOneStdin("decode", input, schemaFile);
+  if (tool !== undefined && schemaFile === undefined) {
+    throw usageError("decode: --tool picks a tool of the --schema file: give --schema FILE");
+  }
   // Read the schema first: an unreadable schema is reported even for bad input.
   const source = schemaFile === undefined ? undefined : readSchema(schemaFile);
-  const message = readMessage(readBytes(input, "the input"), format, type);
+  const message = readMessage(readBytes(input, INPUT_FILE), format, type);
   const diagnostics = diagnosticsAfterSuccess(io);
   const options = {
     onDiagnostic: diagnostics.onDiagnostic,

@@ -7,7 +7,7 @@ import { ClientActionSchema } from "../messages.js";
 import { usageError } from "./cli-error.js";
 import { type CliIo, diagnosticsAfterSuccess } from "./cli-io.js";
 import { choice, parseOptions, singleInput } from "./parse-options.js";
-import { readText } from "./read-input.js";
+import { INPUT_FILE, readText } from "./read-input.js";
 
 /** `encode --help`. */
 export const ENCODE_HELP = `Usage: struct-json-bridge encode --name NAME [options] [FILE|-]
@@ -55,7 +55,7 @@ export function encodeCommand(argv: readonly string[], io: CliIo): 0 {
   const call = toolCallFromJson(
     {
       name,
-      argumentsJson: readText(input, "the input"),
+      argumentsJson: readText(input, INPUT_FILE),
       ...(serverId === undefined ? {} : { serverId }),
     },
     { onDiagnostic: diagnostics.onDiagnostic, ...(raw === undefined ? {} : { rawArgsJson: raw }) },

@@ -10,8 +10,8 @@ import { type CliIo, printDiagnostic } from "./cli-io.js";
 import { displayPath } from "./display.js";
 import { readMessage } from "./message-input.js";
 import { numberReadings, warnIfSchemaDescribesNoNumber } from "./number-readings.js";
-import { choice, parseOptions, singleInput } from "./parse-options.js";
-import { readBytes } from "./read-input.js";
+import { checkOneStdin, choice, parseOptions, singleInput } from "./parse-options.js";
+import { INPUT_FILE, readBytes } from "./read-input.js";
 import { type PickedSchema, pickSchema, readSchema } from "./schema-input.js";
 
 /** `inspect --help`. */
@@ -94,8 +94,9 @@ export function inspectCommand(argv: readonly string[], io: CliIo): 0 {
   const schemaFile = values.schema;
   if (typeof schemaFile !== "string") throw usageError("inspect: --schema FILE is required");
   const tool = typeof values.tool === "string" ? values.tool : undefined;
+  checkOneStdin("inspect", input, schemaFile);
   const source = readSchema(schemaFile);
-  const message = readMessage(readBytes(input, "the input"), format, type);
+  const message = readMessage(readBytes(input, INPUT_FILE), format, type);
   let struct: JsonObject;
   let raw: string | undefined;
   let picked: PickedSchema;

@@ -30,6 +30,7 @@ import { type JsonPointer, pointerAppend } from "../json-pointer.js";
 import { DEFAULT_STRUCT_DEPTH } from "../struct/from-json.js";
 import { CliError, type ErrorLineCode, inputError } from "./cli-error.js";
 import { checkNesting, isJsonObject, type JsonDocument, parseJsonInput } from "./json-input.js";
+import { byteOrderMarkError, INPUT_FILE, utf8Text } from "./read-input.js";
 
 /** The wire formats the CLI reads and writes. */
 export type WireFormat = "binary" | "json";
@@ -316,15 +317,16 @@ export function readMessage(
   if (bytes.length === 0) throw inputError("message-invalid", "the input is empty");
   if (format === "binary")
     return type === undefined ? detectBinary(bytes) : decodeBinary(bytes, type);
+  if (format === "json") return decodeJson(utf8Text(bytes, INPUT_FILE), type);
+  // A byte order mark starts no binary message (0xef, 0xff, 0xfe are wire type 7).
+  const bom = byteOrderMarkError(bytes, INPUT_FILE);
+  if (bom !== undefined) throw bom;
   let text: string | undefined;
   try {
-    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
-  } catch (e) {
-    if (format === "json") {
-      throw inputError("invalid-unicode", "the input is not valid UTF-8 text", { cause: e });
-    }
+    text = utf8Text(bytes, INPUT_FILE);
+  } catch {
+    // not text: binary, below
   }
-  if (format === "json") return decodeJson(text!, type);
   let i = 0;
   while (i < bytes.length && WS.has(bytes[i]!)) i++;
   const looksJson = text !== undefined && bytes[i] === 0x7b;

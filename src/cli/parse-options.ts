@@ -45,7 +45,12 @@ export function parseOptions(
       positionals.push(token.value);
       continue;
     }
-    if (token.kind !== "option") continue;
+    if (token.kind === "option-terminator") {
+      // parseArgs also ends the options at a "-" inside a group of short
+      // options ("-h-"): only "--" itself does.
+      if (argv[token.index] !== "--") throw usageError(`${command}: unknown option`);
+      continue;
+    }
     const option = Object.hasOwn(spec, token.name) ? spec[token.name] : undefined;
     if (option === undefined) {
       throw usageError(`${command}: unknown option${optionName(token.rawName)}`);
@@ -85,4 +90,17 @@ export function singleInput(command: string, positionals: readonly string[]): st
   if (positionals.length > 1)
     throw usageError(`${command}: expected one input FILE, got ${positionals.length}`);
   return positionals[0] ?? "-";
+}
+
+/** Stdin can be read once: not for both the input and the --schema file. */
+export function checkOneStdin(
+  command: string,
+  input: string,
+  schemaFile: string | undefined,
+): void {
+  if (input === "-" && schemaFile === "-") {
+    throw usageError(
+      `${command}: stdin cannot be both the input and the --schema file (give one of them a FILE)`,
+    );
+  }
 }
