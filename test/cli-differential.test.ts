@@ -233,7 +233,7 @@ function checkInspect(message: CallMCPTool | MCPToolResult, schema: JsonSchema):
     expect(table, form.label).toEqual(
       numbers.map((n) => [
         displayPath(n.path),
-        String(n.value),
+        Object.is(n.value, -0) ? "-0" : String(n.value),
         n.reading,
         n.text,
         n.codes.length === 0 ? "-" : n.codes.join(","),

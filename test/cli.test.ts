@@ -1131,3 +1131,14 @@ describe("output", () => {
     },
   );
 });
+
+test("inspect shows a Struct's negative zero as -0, not as 0", () => {
+  const value = new BinaryWriter().tag(2, WireType.Bit64).double(-0).finish();
+  const call = tmpFile(binaryCall("x", value));
+  const schema = tmpFile('{"properties":{"x":{"type":"number"}}}');
+  expect(cli(["inspect", call, "--schema", schema])).toEqual({
+    status: 0,
+    stdout: `${HEADER}\n/x\t-0\t-\tnumber\t-0.0\t-\n`,
+    stderr: "",
+  });
+});

@@ -21,7 +21,7 @@ Reads a ClientAction, CallMCPTool or MCPToolResult (binary protobuf or
 ProtoJSON) and prints one tab-separated line per number in its Struct:
 
   path       RFC 6901 JSON Pointer of the number
-  struct     the float64 the Struct holds (JavaScript's shortest form)
+  struct     the float64 the Struct holds (JavaScript's shortest form; -0 kept)
   raw        the number as written in raw_args_json / raw_structured_content_json
              ("-" when the message carries no raw text, or raw text that
              is not one well-formed JSON object: then stderr says
@@ -75,6 +75,11 @@ function rawNumberTexts(raw: string | undefined): Map<JsonPointer, string> | und
   return out;
 }
 
+/** The Struct's float64 in JavaScript's shortest form, with the sign String() drops from -0. */
+function structText(value: number): string {
+  return Object.is(value, -0) ? "-0" : String(value);
+}
+
 /** Runs `inspect`; returns the exit status. */
 export function inspectCommand(argv: readonly string[], io: CliIo): 0 {
   const { values, positionals } = parseOptions("inspect", argv, {
@@ -116,7 +121,7 @@ export function inspectCommand(argv: readonly string[], io: CliIo): 0 {
     const codes = n.codes.length === 0 ? "-" : n.codes.join(",");
     const rawText = rawTexts?.get(n.path) ?? "-";
     lines.push(
-      `${displayPath(n.path)}\t${String(n.value)}\t${rawText}\t${n.reading}\t${n.text}\t${codes}`,
+      `${displayPath(n.path)}\t${structText(n.value)}\t${rawText}\t${n.reading}\t${n.text}\t${codes}`,
     );
   }
   io.stdout(`${lines.join("\n")}\n`);
