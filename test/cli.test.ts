@@ -1029,6 +1029,22 @@ describe("the command line: conflicts and odd spellings are usage errors", () =>
       "decode: --tool picks a tool of the --schema file: give --schema FILE",
     ],
     [["decode", "-h-"], "decode: unknown option"],
+    [
+      ["encode", "--name", "t\ufffd"],
+      "encode: --name is not valid UTF-8 (it holds U+FFFD, the mark of bytes that are not)",
+    ],
+    [
+      ["encode", "--name", "t", "--server-id", "\ufffd"],
+      "encode: --server-id is not valid UTF-8 (it holds U+FFFD, the mark of bytes that are not)",
+    ],
+    [
+      ["encode", "--name", "t", "--action-id=\ufffd"],
+      "encode: --action-id is not valid UTF-8 (it holds U+FFFD, the mark of bytes that are not)",
+    ],
+    [
+      ["inspect", "action.json", "--schema", "tools-list.json", "--tool", "\ufffd"],
+      "inspect: --tool is not valid UTF-8 (it holds U+FFFD, the mark of bytes that are not)",
+    ],
     [["decode", "-h-", "--bogus", "action.json"], "decode: unknown option"],
     [["encode", "--name", "t", "-h-"], "encode: unknown option"],
   ])("%j", (args, detail) => {
@@ -1036,6 +1052,22 @@ describe("the command line: conflicts and odd spellings are usage errors", () =>
       status: 2,
       stdout: "",
       stderr: `struct-json-bridge: usage-error: ${detail} (see --help)\n`,
+    });
+  });
+
+  test("a --name of bytes that are not UTF-8 is refused, not carried as U+FFFD", () => {
+    const r = spawnSync(
+      "bash",
+      ["-c", `"$0" "$1" encode --name $'lookup\\xff' args.json`, process.execPath, CLI],
+      {
+        cwd: FIXTURES,
+      },
+    );
+    expect({ status: r.status, stdout: r.stdout.toString(), stderr: r.stderr.toString() }).toEqual({
+      status: 2,
+      stdout: "",
+      stderr:
+        "struct-json-bridge: usage-error: encode: --name is not valid UTF-8 (it holds U+FFFD, the mark of bytes that are not) (see --help)\n",
     });
   });
 

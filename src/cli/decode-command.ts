@@ -7,7 +7,7 @@ import { usageError } from "./cli-error.js";
 import { type CliIo, diagnosticsAfterSuccess } from "./cli-io.js";
 import { readMessage } from "./message-input.js";
 import { numberReadings, warnIfSchemaDescribesNoNumber } from "./number-readings.js";
-import { checkOneStdin, choice, parseOptions, singleInput } from "./parse-options.js";
+import { checkOneStdin, choice, parseOptions, singleInput, textOption } from "./parse-options.js";
 import { INPUT_FILE, readBytes } from "./read-input.js";
 import { type PickedSchema, pickSchema, readSchema } from "./schema-input.js";
 
@@ -67,7 +67,7 @@ export function decodeCommand(argv: readonly string[], io: CliIo): 0 {
   ] as const);
   const input = singleInput("decode", positionals);
   const schemaFile = typeof values.schema === "string" ? values.schema : undefined;
-  const tool = typeof values.tool === "string" ? values.tool : undefined;
+  const tool = textOption("decode", "tool", values.tool);
   checkOneStdin("decode", input, schemaFile);
   if (tool !== undefined && schemaFile === undefined) {
     throw usageError("decode: --tool picks a tool of the --schema file: give --schema FILE");

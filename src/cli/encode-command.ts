@@ -6,7 +6,7 @@ import { toolCallFromJson } from "../index.js";
 import { ClientActionSchema } from "../messages.js";
 import { usageError } from "./cli-error.js";
 import { type CliIo, diagnosticsAfterSuccess } from "./cli-io.js";
-import { choice, parseOptions, singleInput } from "./parse-options.js";
+import { choice, parseOptions, singleInput, textOption } from "./parse-options.js";
 import { INPUT_FILE, readText } from "./read-input.js";
 
 /** `encode --help`. */
@@ -44,13 +44,13 @@ export function encodeCommand(argv: readonly string[], io: CliIo): 0 {
     io.stdout(`${ENCODE_HELP}\n`);
     return 0;
   }
-  const name = values.name;
-  if (typeof name !== "string" || name === "") throw usageError("encode: --name NAME is required");
+  const name = textOption("encode", "name", values.name);
+  if (name === undefined || name === "") throw usageError("encode: --name NAME is required");
   const raw = choice("raw", values.raw, ["always", "when-lossy", "never"] as const);
   const format = choice("format", values.format, ["binary", "json"] as const) ?? "json";
   const input = singleInput("encode", positionals);
-  const serverId = typeof values["server-id"] === "string" ? values["server-id"] : undefined;
-  const actionId = typeof values["action-id"] === "string" ? values["action-id"] : "";
+  const serverId = textOption("encode", "server-id", values["server-id"]);
+  const actionId = textOption("encode", "action-id", values["action-id"]) ?? "";
   const diagnostics = diagnosticsAfterSuccess(io);
   const call = toolCallFromJson(
     {

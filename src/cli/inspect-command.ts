@@ -10,7 +10,7 @@ import { type CliIo, printDiagnostic } from "./cli-io.js";
 import { displayPath } from "./display.js";
 import { readMessage } from "./message-input.js";
 import { numberReadings, warnIfSchemaDescribesNoNumber } from "./number-readings.js";
-import { checkOneStdin, choice, parseOptions, singleInput } from "./parse-options.js";
+import { checkOneStdin, choice, parseOptions, singleInput, textOption } from "./parse-options.js";
 import { INPUT_FILE, readBytes } from "./read-input.js";
 import { type PickedSchema, pickSchema, readSchema } from "./schema-input.js";
 
@@ -98,7 +98,7 @@ export function inspectCommand(argv: readonly string[], io: CliIo): 0 {
   const input = singleInput("inspect", positionals);
   const schemaFile = values.schema;
   if (typeof schemaFile !== "string") throw usageError("inspect: --schema FILE is required");
-  const tool = typeof values.tool === "string" ? values.tool : undefined;
+  const tool = textOption("inspect", "tool", values.tool);
   checkOneStdin("inspect", input, schemaFile);
   const source = readSchema(schemaFile);
   const message = readMessage(readBytes(input, INPUT_FILE), format, type);

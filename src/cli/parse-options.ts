@@ -85,6 +85,26 @@ export function choice<T extends string>(
   throw usageError(`--${option} must be ${allowed.join(" or ")}`);
 }
 
+/**
+ * A string option whose value becomes message content or names a tool
+ * (--name, --server-id, --action-id, --tool); undefined when not given.
+ * Node decodes the command line as UTF-8 and puts U+FFFD for bytes that are
+ * not: such a value is refused rather than carried changed.
+ */
+export function textOption(
+  command: string,
+  option: string,
+  value: string | boolean | undefined,
+): string | undefined {
+  if (typeof value !== "string") return undefined;
+  if (value.includes("\ufffd")) {
+    throw usageError(
+      `${command}: --${option} is not valid UTF-8 (it holds U+FFFD, the mark of bytes that are not)`,
+    );
+  }
+  return value;
+}
+
 /** The single input name among the positionals ("-" when there is none). */
 export function singleInput(command: string, positionals: readonly string[]): string {
   if (positionals.length > 1)
