@@ -90,6 +90,8 @@ describe("help and usage", () => {
   test.each([
     [["decode", "--help"], DECODE_HELP],
     [["encode", "-h"], ENCODE_HELP],
+    [["--help", "inspect"], INSPECT_HELP],
+    [["-h", "encode"], ENCODE_HELP],
     [["inspect", "--help"], INSPECT_HELP],
     [["help", "decode"], DECODE_HELP],
   ])("%j prints that command's help", (args, help) => {
@@ -168,6 +170,22 @@ describe("help and usage", () => {
       "struct-json-bridge: usage-error: decode: --help takes no value (see --help)",
     ],
     [["decode", "-x"], "struct-json-bridge: usage-error: decode: unknown option -x (see --help)"],
+    [
+      ["help", "toString"],
+      "struct-json-bridge: usage-error: unknown command (the commands are decode, encode and inspect) (see --help)",
+    ],
+    [
+      ["--help", "__proto__"],
+      "struct-json-bridge: usage-error: unknown command (the commands are decode, encode and inspect) (see --help)",
+    ],
+    [
+      ["help", "decode", "extra"],
+      "struct-json-bridge: usage-error: --help and help take one COMMAND at most; --version takes none (see --help)",
+    ],
+    [
+      ["--version", "extra"],
+      "struct-json-bridge: usage-error: --help and help take one COMMAND at most; --version takes none (see --help)",
+    ],
     [
       ["decode", "--Bogus=secret"],
       "struct-json-bridge: usage-error: decode: unknown option (see --help)",

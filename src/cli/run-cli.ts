@@ -65,10 +65,12 @@ export function runCli(argv: readonly string[], io: CliIo): ExitCode {
   const [command, ...rest] = argv;
   try {
     if (command === undefined || command === "--help" || command === "-h" || command === "help") {
-      const topic = command === "help" && rest[0] !== undefined ? COMMANDS[rest[0]] : undefined;
-      if (command === "help" && rest[0] !== undefined && topic === undefined) {
-        throw unknownCommand();
-      }
+      // `help decode`, `--help decode`: that command's help.
+      const named = rest[0];
+      const topic =
+        named !== undefined && Object.hasOwn(COMMANDS, named) ? COMMANDS[named] : undefined;
+      if (named !== undefined && topic === undefined) throw unknownCommand();
+      if (rest.length > (named === undefined ? 0 : 1)) throw unexpectedArguments();
       if (command === undefined) {
         io.stderr(MAIN_HELP);
         return 2;
@@ -77,6 +79,7 @@ export function runCli(argv: readonly string[], io: CliIo): ExitCode {
       return 0;
     }
     if (command === "--version" || command === "-v") {
+      if (rest.length > 0) throw unexpectedArguments();
       io.stdout(`${version()}\n`);
       return 0;
     }
@@ -88,6 +91,10 @@ export function runCli(argv: readonly string[], io: CliIo): ExitCode {
     io.stderr(errorLine(error));
     return error.exitCode;
   }
+}
+
+function unexpectedArguments(): CliError {
+  return new CliError(2, "usage-error", "--help and help take one COMMAND at most; --version takes none");
 }
 
 function unknownCommand(): CliError {
