@@ -1192,3 +1192,20 @@ test("inspect shows a Struct's negative zero as -0, not as 0", () => {
     stderr: "",
   });
 });
+
+describe("encode's ProtoJSON keeps a negative zero", () => {
+  test.each([
+    ['{"x":-0}', '{"x":-0}'],
+    [
+      '{"x":-0.0,"y":[-0,{"__proto__":-0}],"z":"-0"}',
+      '{"x":-0,"y":[-0,{"__proto__":-0}],"z":"-0"}',
+    ],
+    ['{"x":-1e-400}', '{"x":-0}'],
+  ])("%s: args %s, and decode reads the raw text back", (text, args) => {
+    const encoded = cli(["encode", "--name", "t", "--raw", "always"], text);
+    expect(encoded.stdout).toBe(
+      `{"callMcpTool":{"name":"t","args":${args},"rawArgsJson":${json(text)}}}\n`,
+    );
+    expect(cli(["decode"], encoded.stdout)).toEqual({ status: 0, stdout: `${text}\n`, stderr: "" });
+  });
+});

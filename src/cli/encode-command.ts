@@ -1,9 +1,11 @@
 // `encode`: the model's argument JSON text in, a ClientAction out, as a server
 // that emits tool calls would build it.
 
-import { create, toBinary, toJsonString } from "@bufbuild/protobuf";
+import { create, toBinary, toJson } from "@bufbuild/protobuf";
 import { toolCallFromJson } from "../index.js";
-import { ClientActionSchema } from "../messages.js";
+import { type ClientAction, ClientActionSchema } from "../messages.js";
+import { RawText, writeJsonText } from "../struct/exact-number-text.js";
+import { setOwnProperty } from "../struct/own-property.js";
 import { usageError } from "./cli-error.js";
 import { type CliIo, diagnosticsAfterSuccess } from "./cli-io.js";
 import { choice, parseOptions, singleInput, textOption } from "./parse-options.js";
@@ -30,6 +32,27 @@ Options:
 Exit status: 0 ok, 1 input rejected, 2 usage error, 70 internal error (a bug).
 A failure is one line on stderr: "struct-json-bridge: CODE at PATH: what is
 wrong" (see docs/cli.md), never quoting the input.`;
+
+/**
+ * The action as ProtoJSON text. toJsonString writes the Struct's -0 as 0
+ * (JSON.stringify does), a value the raw text then disagrees with: -0 is
+ * written "-0", which reads back as -0. Walks with its own stack.
+ */
+function protoJsonText(action: ClientAction): string {
+  const json = toJson(ClientActionSchema, action);
+  let negativeZero = false;
+  const stack: object[] = [{ json }];
+  for (let v = stack.pop(); v !== undefined; v = stack.pop()) {
+    for (const key of Object.keys(v)) {
+      const child = (v as Record<string, unknown>)[key];
+      if (Object.is(child, -0)) {
+        setOwnProperty(v, key, new RawText("-0"));
+        negativeZero = true;
+      } else if (child !== null && typeof child === "object") stack.push(child);
+    }
+  }
+  return negativeZero ? writeJsonText(json, "", false) : JSON.stringify(json);
+}
 
 /** Runs `encode`; returns the exit status. */
 export function encodeCommand(argv: readonly string[], io: CliIo): 0 {
@@ -65,9 +88,7 @@ export function encodeCommand(argv: readonly string[], io: CliIo): 0 {
     action: { case: "callMcpTool", value: call },
   });
   io.stdout(
-    format === "binary"
-      ? toBinary(ClientActionSchema, action)
-      : `${toJsonString(ClientActionSchema, action)}\n`,
+    format === "binary" ? toBinary(ClientActionSchema, action) : `${protoJsonText(action)}\n`,
   );
   diagnostics.flush();
   return 0;
