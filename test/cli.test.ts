@@ -14,7 +14,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { toBinary } from "@bufbuild/protobuf";
+import { create, toBinary } from "@bufbuild/protobuf";
 import { BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { DECODE_HELP } from "../src/cli/decode-command.js";
@@ -886,6 +886,39 @@ describe("binary input that reads as several message types", () => {
     expect(cli(["decode", "--type", "result", f])).toEqual({
       status: 0,
       stdout: `${content}\n`,
+      stderr: "",
+    });
+  });
+});
+
+describe("bytes that read both as ProtoJSON and as binary", () => {
+  // A result whose action_id is a 32-byte ProtoJSON text: its bytes are
+  // "\n" (field 1), " " (length 32), then the text: valid JSON after a blank.
+  const id = '{"name":"t","args":{"a":123456}}';
+  test.each([
+    [
+      "a result with only that action_id",
+      create(MCPToolResultSchema, { actionId: id }),
+      "message-ambiguous: the input reads both as ProtoJSON and as a binary message: pass --format",
+    ],
+    [
+      "a result with that action_id and structured content (not JSON)",
+      create(MCPToolResultSchema, { actionId: id, structuredContent: {} }),
+      "message-ambiguous: cannot tell which message this is (it reads as ClientAction and as MCPToolResult): pass --type",
+    ],
+  ])("%s is not read as the ProtoJSON it holds", (_label, message, line) => {
+    const f = tmpFile(toBinary(MCPToolResultSchema, message));
+    expect(cli(["decode", f])).toEqual({
+      status: 1,
+      stdout: "",
+      stderr: `struct-json-bridge: ${line}\n`,
+    });
+  });
+
+  test("ProtoJSON after blank lines is still ProtoJSON", () => {
+    expect(cli(["decode"], `\n\n  ${fixture("action.json").toString()}`)).toEqual({
+      status: 0,
+      stdout: `${ARGS_TEXT}\n`,
       stderr: "",
     });
   });

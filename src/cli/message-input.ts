@@ -330,16 +330,42 @@ export function readMessage(
   let i = 0;
   while (i < bytes.length && WS.has(bytes[i]!)) i++;
   const looksJson = text !== undefined && bytes[i] === 0x7b;
-  if (!looksJson) return type === undefined ? detectBinary(bytes) : decodeBinary(bytes, type);
+  const binary = () => (type === undefined ? detectBinary(bytes) : decodeBinary(bytes, type));
+  if (!looksJson) return binary();
+  let json: InputMessage;
   try {
-    return decodeJson(text!, type);
+    json = decodeJson(text!, type);
   } catch (jsonError) {
     // "{" is field 15 with a group wire type: none of these messages has it,
     // but leading blanks are valid binary tags, so try binary before failing.
     try {
-      return type === undefined ? detectBinary(bytes) : decodeBinary(bytes, type);
-    } catch {
+      return binary();
+    } catch (binaryError) {
+      // Binary bytes of several types say more than the JSON parser's complaint.
+      if (binaryError instanceof CliError && binaryError.code === "message-ambiguous") {
+        throw binaryError;
+      }
       throw jsonError;
     }
+  }
+  // Text that starts with "{" is never binary; after blanks it may be both
+  // (a result whose action_id is a ProtoJSON text): then neither is chosen.
+  if (i > 0 && readsAsBinary(binary)) {
+    throw inputError(
+      "message-ambiguous",
+      "the input reads both as ProtoJSON and as a binary message: pass --format",
+    );
+  }
+  return json;
+}
+
+/** True when `read` finds a message (or several), false when it rejects the input. */
+function readsAsBinary(read: () => InputMessage): boolean {
+  try {
+    read();
+    return true;
+  } catch (e) {
+    if (e instanceof CliError) return e.code === "message-ambiguous";
+    throw e;
   }
 }
