@@ -1242,3 +1242,30 @@ describe("encode's ProtoJSON keeps a negative zero", () => {
     expect(cli(["decode"], encoded.stdout)).toEqual({ status: 0, stdout: `${text}\n`, stderr: "" });
   });
 });
+
+test("a non-blocking stdin pipe that has no data yet is waited for (it was EAGAIN)", () => {
+  // Python hands the CLI the read end of an O_NONBLOCK pipe and writes in two parts, late.
+  const script = `
+import os, subprocess, fcntl, time, sys
+r, w = os.pipe()
+fcntl.fcntl(r, fcntl.F_SETFL, fcntl.fcntl(r, fcntl.F_GETFL) | os.O_NONBLOCK)
+p = subprocess.Popen(sys.argv[1:3] + ["decode"], stdin=r, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+os.close(r)
+data = open(sys.argv[3], "rb").read()
+try:
+    time.sleep(0.3); os.write(w, data[:20]); time.sleep(0.3); os.write(w, data[20:])
+except BrokenPipeError:
+    pass
+os.close(w)
+out, err = p.communicate(timeout=60)
+sys.stdout.write(f"{p.returncode}\\n{out.decode()}{err.decode()}")
+`;
+  const r = spawnSync("python3", [
+    "-c",
+    script,
+    process.execPath,
+    CLI,
+    join(FIXTURES, "action.json"),
+  ]);
+  expect(r.stdout.toString()).toBe(`0\n${ARGS_TEXT}\n`);
+});
