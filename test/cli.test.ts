@@ -121,9 +121,18 @@ describe("help and usage", () => {
       ["help", "bogus"],
       "struct-json-bridge: usage-error: unknown command (the commands are decode, encode and inspect) (see --help)",
     ],
+    [["decode", "--bogus"], "struct-json-bridge: usage-error: decode: unknown option (see --help)"],
     [
-      ["decode", "--bogus"],
-      "struct-json-bridge: usage-error: decode: unknown option --bogus (see --help)",
+      ["decode", "--name", "t"],
+      "struct-json-bridge: usage-error: decode: unknown option --name (see --help)",
+    ],
+    [
+      ["inspect", "--raw=trust"],
+      "struct-json-bridge: usage-error: inspect: unknown option --raw (see --help)",
+    ],
+    [
+      ["decode", "--sk-proj-abc123"],
+      "struct-json-bridge: usage-error: decode: unknown option (see --help)",
     ],
     [
       ["decode", "--format", "xml", "action.json"],

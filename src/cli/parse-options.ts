@@ -16,9 +16,29 @@ export interface ParsedArgs {
   readonly positionals: readonly string[];
 }
 
-/** " --name" for an option name that looks like one of ours; "" for anything else (never echoed). */
+/**
+ * Every long option of every command. An unknown option is named in the
+ * error line only when it is one of these (another command's option): any
+ * other spelling is an argument of the command line, which may be a pasted
+ * secret, and is never echoed.
+ */
+const CLI_OPTIONS: ReadonlySet<string> = new Set([
+  "schema",
+  "tool",
+  "format",
+  "type",
+  "raw",
+  "whole-floats",
+  "name",
+  "server-id",
+  "action-id",
+  "help",
+]);
+
+/** " --name" for another command's option or a one-letter short option; "" for anything else (never echoed). */
 function optionName(rawName: string): string {
-  return /^-(-[a-z][a-z0-9-]{0,39}|[A-Za-z0-9])$/.test(rawName) ? ` ${rawName}` : "";
+  const known = rawName.startsWith("--") && CLI_OPTIONS.has(rawName.slice(2));
+  return known || /^-[A-Za-z0-9]$/.test(rawName) ? ` ${rawName}` : "";
 }
 
 /**

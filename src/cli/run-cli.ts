@@ -94,7 +94,11 @@ export function runCli(argv: readonly string[], io: CliIo): ExitCode {
 }
 
 function unexpectedArguments(): CliError {
-  return new CliError(2, "usage-error", "--help and help take one COMMAND at most; --version takes none");
+  return new CliError(
+    2,
+    "usage-error",
+    "--help and help take one COMMAND at most; --version takes none",
+  );
 }
 
 function unknownCommand(): CliError {
