@@ -1278,3 +1278,17 @@ sys.stdout.write(f"{p.returncode}\\n{out.decode()}{err.decode()}")
   ]);
   expect(r.stdout.toString()).toBe(`0\n${ARGS_TEXT}\n`);
 });
+
+test("a path holding bidirectional formatting characters is escaped, so columns show in order", () => {
+  const key = "a\u202eb\u2066c\u200fd\u061ce";
+  const action = cliBytes(["encode", "--name", "t"], `{${json(key)}:9007199254740993}`);
+  expect(cli(["inspect", "-", "--schema", "lookup-schema.json"], action).stdout).toBe(
+    `${HEADER}\n/a\\u202eb\\u2066c\\u200fd\\u061ce\t9007199254740992\t9007199254740993\tunknown\t9007199254740992\t-\n`,
+  );
+  expect(cli(["decode", "-"], `{"name":"t","args":{${json(key)}:1e999}}`)).toEqual({
+    status: 1,
+    stdout: "",
+    stderr:
+      "struct-json-bridge: number-out-of-range at /args/a\\u202eb\\u2066c\\u200fd\\u061ce of the input message: the number is beyond float64's range\n",
+  });
+});
