@@ -356,7 +356,7 @@ describe("decode", () => {
     ],
     [
       ["--format", "binary", "action.json"],
-      "message-invalid: the input is neither ProtoJSON nor a binary ClientAction, CallMCPTool or MCPToolResult (as a ClientAction: it has an invalid field tag or wire type)",
+      "message-invalid: the input is not a binary ClientAction, CallMCPTool or MCPToolResult (as a ClientAction: it has an invalid field tag or wire type)",
     ],
     [
       ["--type", "result", "action.binpb"],

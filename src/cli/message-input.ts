@@ -169,7 +169,7 @@ function roundTrips(m: InputMessage, bytes: Uint8Array): boolean {
   return again.length === bytes.length && again.every((b, i) => b === bytes[i]);
 }
 
-function detectBinary(bytes: Uint8Array): InputMessage {
+function detectBinary(bytes: Uint8Array, format: WireFormat | undefined): InputMessage {
   const readings: InputMessage[] = [];
   const errors: CliError[] = [];
   for (const type of ["action", "result", "call"] as const) {
@@ -191,7 +191,7 @@ function detectBinary(bytes: Uint8Array): InputMessage {
     const why = asAction.detail.replace(/^not a valid binary ClientAction: /, "");
     throw inputError(
       asAction.code,
-      `the input is neither ProtoJSON nor a binary ClientAction, CallMCPTool or MCPToolResult (as a ClientAction: ${why})`,
+      `the input is ${format === "binary" ? "not" : "neither ProtoJSON nor"} a binary ClientAction, CallMCPTool or MCPToolResult (as a ClientAction: ${why})`,
     );
   }
   // Several types decode cleanly. A re-encoding that gives back the very same
@@ -316,7 +316,7 @@ export function readMessage(
 ): InputMessage {
   if (bytes.length === 0) throw inputError("message-invalid", "the input is empty");
   if (format === "binary")
-    return type === undefined ? detectBinary(bytes) : decodeBinary(bytes, type);
+    return type === undefined ? detectBinary(bytes, format) : decodeBinary(bytes, type);
   if (format === "json") return decodeJson(utf8Text(bytes, INPUT_FILE), type);
   // A byte order mark starts no binary message (0xef, 0xff, 0xfe are wire type 7).
   const bom = byteOrderMarkError(bytes, INPUT_FILE);
@@ -330,7 +330,8 @@ export function readMessage(
   let i = 0;
   while (i < bytes.length && WS.has(bytes[i]!)) i++;
   const looksJson = text !== undefined && bytes[i] === 0x7b;
-  const binary = () => (type === undefined ? detectBinary(bytes) : decodeBinary(bytes, type));
+  const binary = () =>
+    type === undefined ? detectBinary(bytes, format) : decodeBinary(bytes, type);
   if (!looksJson) return binary();
   let json: InputMessage;
   try {
