@@ -18,6 +18,8 @@ import {
   ScalarType,
   toBinary,
 } from "@bufbuild/protobuf";
+import { BinaryReader, WireType } from "@bufbuild/protobuf/wire";
+import { type Struct, StructSchema, type Value } from "@bufbuild/protobuf/wkt";
 import {
   type CallMCPTool,
   CallMCPToolSchema,
@@ -138,6 +140,66 @@ function binaryProblem(e: unknown): { code: ErrorLineCode; why: string } {
   return { code: "message-invalid", why: "its bytes are not protobuf wire format of this type" };
 }
 
+/** The field numbers leading from each message type to its Struct. */
+const STRUCT_FIELDS: Record<MessageType, readonly number[]> = {
+  action: [2, 3],
+  call: [3],
+  result: [2],
+};
+
+/** The bytes of every length-delimited field `number` of a message's bytes (none when they do not parse). */
+function fieldBytes(bytes: Uint8Array, number: number): Uint8Array[] {
+  const found: Uint8Array[] = [];
+  try {
+    const reader = new BinaryReader(bytes);
+    while (reader.pos < reader.len) {
+      const [field, wireType] = reader.tag();
+      if (field === number && wireType === WireType.LengthDelimited) found.push(reader.bytes());
+      else reader.skip(wireType, field);
+    }
+  } catch {
+    return [];
+  }
+  return found;
+}
+
+/**
+ * Where a message's Struct holds a google.protobuf.Value with no kind set:
+ * protobuf-es reads it as null, a value the sender did not write. Undefined
+ * when there is none (or the bytes do not parse: other checks say why).
+ * Walks with its own stack.
+ */
+function unsetValuePath(bytes: Uint8Array, type: MessageType): JsonPointer | undefined {
+  let structs = [bytes];
+  for (const number of STRUCT_FIELDS[type]) structs = structs.flatMap((b) => fieldBytes(b, number));
+  for (const structBytes of structs) {
+    let struct: Struct;
+    try {
+      struct = fromBinary(StructSchema, structBytes);
+    } catch {
+      continue;
+    }
+    const stack: { value: Value; path: JsonPointer }[] = [];
+    const pushFields = (s: Struct, path: JsonPointer) => {
+      for (const [key, value] of Object.entries(s.fields)) {
+        stack.push({ value, path: pointerAppend(path, key) });
+      }
+    };
+    pushFields(struct, "");
+    for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+      const kind = top.value.kind;
+      if (kind.case === undefined) return top.path;
+      if (kind.case === "structValue") pushFields(kind.value, top.path);
+      if (kind.case === "listValue") {
+        kind.value.values.forEach((value, i) => {
+          stack.push({ value, path: pointerAppend(top.path, i) });
+        });
+      }
+    }
+  }
+  return undefined;
+}
+
 function decodeBinary(bytes: Uint8Array, type: MessageType): InputMessage {
   let msg: ClientAction | CallMCPTool | MCPToolResult;
   try {
@@ -155,6 +217,11 @@ function decodeBinary(bytes: Uint8Array, type: MessageType): InputMessage {
     hasUnknownFields(nested) ||
     toBinary(SCHEMAS[type], msg as never).length !== bytes.length
   ) {
+    // A Value with no kind also re-encodes longer (as null): say so, where.
+    const unset = unsetValuePath(bytes, type);
+    if (unset !== undefined) {
+      throw inputError("value-unset", "a google.protobuf.Value has no kind set", { path: unset });
+    }
     throw inputError(
       "message-invalid",
       `not a valid binary ${NAMES[type]}: it has fields this type does not define`,
@@ -187,6 +254,9 @@ function detectBinary(bytes: Uint8Array, format: WireFormat | undefined): InputM
     if (deep !== undefined) {
       throw inputError("recursion-limit", "the input nests deeper than protobuf's recursion limit");
     }
+    // A type that reads cleanly but for a Value with no kind: that is the finding.
+    const unset = errors.find((e) => e.code === "value-unset");
+    if (unset !== undefined) throw unset;
     const asAction = errors[0]!;
     const why = asAction.detail.replace(/^not a valid binary ClientAction: /, "");
     throw inputError(
