@@ -5,9 +5,6 @@
 // one "path<TAB>code" line each, in order. Run in-process (runCli on files in
 // a temporary directory), so that hundreds of cases take seconds.
 
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import {
   create,
   type DescMessage,
@@ -20,7 +17,7 @@ import {
   toJsonString,
 } from "@bufbuild/protobuf";
 import fc from "fast-check";
-import { afterAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import {
   type CallMCPTool,
   CallMCPToolSchema,
@@ -30,7 +27,6 @@ import {
   MCPToolResultSchema,
 } from "../gen/toolbridge/v1/toolbridge_pb.js";
 import { displayPath } from "../src/cli/display.js";
-import { runCli } from "../src/cli/run-cli.js";
 import { checkJsonSchema } from "../src/cli/schema-check.js";
 import {
   type Diagnostic,
@@ -42,40 +38,13 @@ import {
   toolResultFromJson,
   toolResultToJson,
 } from "../src/index.js";
+import { type Outcome, runInProcess, tempFiles } from "./cli-helpers.js";
 import { argumentsText, runs } from "./property-arbitraries.js";
 import { rootSchemaArb } from "./schema-arbitraries.js";
 import vectorFile from "./vectors/decoder-vectors.json" with { type: "json" };
 
-const dir = mkdtempSync(join(tmpdir(), "sjb-cli-differential-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-let fileCount = 0;
-/** Writes `content` to a new file and returns its path. */
-function file(content: string | Uint8Array): string {
-  const path = join(dir, `f${fileCount++}`);
-  writeFileSync(path, content);
-  return path;
-}
-
-interface Outcome {
-  status: number;
-  stdout: string;
-  stderr: string;
-}
-
-function run(argv: readonly string[]): Outcome {
-  let stdout = "";
-  let stderr = "";
-  const status = runCli(argv, {
-    stdout: (chunk) => {
-      stdout += typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("latin1");
-    },
-    stderr: (line) => {
-      stderr += `${line}\n`;
-    },
-  });
-  return { status, stdout, stderr };
-}
+const { file } = tempFiles("sjb-cli-differential-");
+const run = (argv: readonly string[]) => runInProcess(argv);
 
 const diagnosticLines = (list: readonly Diagnostic[]) =>
   list.map((d) => `${displayPath(d.path)}\t${d.code}\n`).join("");

@@ -4,53 +4,20 @@
 // temporary directory); test/cli.test.ts runs the built CLI for what needs a
 // process (stdin, pipes, exit codes of the process itself).
 
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { create, toBinary, toJsonString } from "@bufbuild/protobuf";
 import { BinaryReader, BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
-import { afterAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import {
   CallMCPToolSchema,
   ClientActionSchema,
   MCPToolResultSchema,
 } from "../gen/toolbridge/v1/toolbridge_pb.js";
-import type { CliIo } from "../src/cli/cli-io.js";
-import { runCli } from "../src/cli/run-cli.js";
+import { binaryCall, runInProcess, tempFiles } from "./cli-helpers.js";
 
-const dir = mkdtempSync(join(tmpdir(), "sjb-cli-options-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-let fileCount = 0;
-/** Writes `content` to a new file and returns its path. */
-function file(content: string | Uint8Array): string {
-  const path = join(dir, `f${fileCount++}`);
-  writeFileSync(path, content);
-  return path;
-}
-
-interface Outcome {
-  status: number;
-  stdout: string;
-  stderr: string;
-}
-
-function runWith(argv: readonly string[], io?: Partial<CliIo>): Outcome {
-  let stdout = "";
-  let stderr = "";
-  const status = runCli(argv, {
-    stdout: (chunk) => {
-      io?.stdout?.(chunk);
-      stdout += typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("latin1");
-    },
-    stderr: (line) => {
-      stderr += `${line}\n`;
-    },
-  });
-  return { status, stdout, stderr };
-}
-
-const run = (argv: readonly string[]) => runWith(argv);
+const { dir, file } = tempFiles("sjb-cli-options-");
+const runWith = runInProcess;
+const run = (argv: readonly string[]) => runInProcess(argv);
 const json = (v: unknown) => JSON.stringify(v);
 
 // One call in every form, with raw text that differs from the Struct's reading.
@@ -256,22 +223,6 @@ describe("inspect: --format, --type, --tool", () => {
 });
 
 describe("every documented code: its exit status and one line", () => {
-  /** A binary CallMCPTool whose args hold `key` with a google.protobuf.Value's bytes. */
-  function binaryCall(key: string, value: Uint8Array): Uint8Array {
-    const entry = new BinaryWriter()
-      .tag(1, WireType.LengthDelimited)
-      .string(key)
-      .tag(2, WireType.LengthDelimited)
-      .bytes(value)
-      .finish();
-    const struct = new BinaryWriter().tag(1, WireType.LengthDelimited).bytes(entry).finish();
-    return new BinaryWriter()
-      .tag(2, WireType.LengthDelimited)
-      .string("t")
-      .tag(3, WireType.LengthDelimited)
-      .bytes(struct)
-      .finish();
-  }
   /** The bytes of the last length-delimited field `number` of `bytes`. */
   function fieldOf(bytes: Uint8Array, number: number): Uint8Array {
     const reader = new BinaryReader(bytes);

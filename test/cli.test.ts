@@ -22,6 +22,7 @@ import { ENCODE_HELP } from "../src/cli/encode-command.js";
 import { INSPECT_HELP } from "../src/cli/inspect-command.js";
 import { toolResultFromJson } from "../src/index.js";
 import { MCPToolResultSchema } from "../src/messages.js";
+import { binaryCall } from "./cli-helpers.js";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const CLI = join(ROOT, "dist/src/cli/main.js");
@@ -516,26 +517,6 @@ function tmpFile(content: string | Uint8Array): string {
 
 const nested = (depth: number) => `${"[".repeat(depth)}${"]".repeat(depth)}`;
 
-/**
- * A binary CallMCPTool named "t" whose args hold one member, written by hand
- * (`value` is a google.protobuf.Value's bytes) so that it may be what
- * protobuf-es would refuse to write.
- */
-function binaryCall(key: string, value: Uint8Array): Uint8Array {
-  const entry = new BinaryWriter()
-    .tag(1, WireType.LengthDelimited)
-    .string(key)
-    .tag(2, WireType.LengthDelimited)
-    .bytes(value)
-    .finish();
-  const struct = new BinaryWriter().tag(1, WireType.LengthDelimited).bytes(entry).finish();
-  return new BinaryWriter()
-    .tag(2, WireType.LengthDelimited)
-    .string("t")
-    .tag(3, WireType.LengthDelimited)
-    .bytes(struct)
-    .finish();
-}
 const zeros = (n: number) => "/0".repeat(n);
 const HEADER = "path\tstruct\traw\treading\toutput\tcodes";
 

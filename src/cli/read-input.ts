@@ -53,13 +53,7 @@ function readToEnd(fd: number, limit: number): Uint8Array | "too-large" {
     if (total > limit) return "too-large";
     chunks.push(n === chunk.length ? chunk : chunk.subarray(0, n));
   }
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
+  return Buffer.concat(chunks, total);
 }
 
 /** Why a read failed, in a word the error line may show (never the path). */
