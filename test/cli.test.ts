@@ -962,6 +962,18 @@ describe("input that is not what the CLI reads: one line, a documented exit", ()
       Buffer.concat([BOM, Buffer.from('{"a":1}')]),
       bomLine("the input"),
     ],
+    [
+      "decode, ProtoJSON with a byte that is not UTF-8",
+      ["decode"],
+      Buffer.from('{"name":"t","args":{"a":"\xff"}}', "latin1"),
+      "invalid-unicode: the input is not valid UTF-8 text",
+    ],
+    [
+      "inspect, ProtoJSON after blanks with a byte that is not UTF-8",
+      ["inspect", "-", "--schema", "lookup-schema.json"],
+      Buffer.from('\n {"name":"t","args":{"a":"\xff"}}', "latin1"),
+      "invalid-unicode: the input is not valid UTF-8 text",
+    ],
     ["decode, UTF-16LE", ["decode"], utf16(call, true), utf16Line],
     ["decode, UTF-16BE", ["decode"], utf16(call, false), utf16Line],
     ["encode, UTF-16LE", ["encode", "--name", "t"], utf16('{"a":1}', true), utf16Line],

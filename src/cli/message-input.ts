@@ -376,7 +376,8 @@ const WS = new Set([0x20, 0x09, 0x0a, 0x0d]);
 
 /**
  * Reads one message. With `format` unset, input whose first non-blank byte is
- * "{" and that parses as JSON is ProtoJSON; anything else is binary. With
+ * "{" and that parses as JSON is ProtoJSON; anything else is binary (and text
+ * starting with "{" that is neither is reported as the text it looks like). With
  * `type` unset, the type is the only one the input can be.
  */
 export function readMessage(
@@ -391,21 +392,15 @@ export function readMessage(
   // A byte order mark starts no binary message (0xef, 0xff, 0xfe are wire type 7).
   const bom = byteOrderMarkError(bytes, INPUT_FILE);
   if (bom !== undefined) throw bom;
-  let text: string | undefined;
-  try {
-    text = utf8Text(bytes, INPUT_FILE);
-  } catch {
-    // not text: binary, below
-  }
   let i = 0;
   while (i < bytes.length && WS.has(bytes[i]!)) i++;
-  const looksJson = text !== undefined && bytes[i] === 0x7b;
   const binary = () =>
     type === undefined ? detectBinary(bytes, format) : decodeBinary(bytes, type);
-  if (!looksJson) return binary();
+  if (bytes[i] !== 0x7b) return binary();
   let json: InputMessage;
   try {
-    json = decodeJson(text!, type);
+    // ProtoJSON with a byte that is not UTF-8 is reported as such, not as a bad binary message.
+    json = decodeJson(utf8Text(bytes, INPUT_FILE), type);
   } catch (jsonError) {
     // "{" is field 15 with a group wire type: none of these messages has it,
     // but leading blanks are valid binary tags, so try binary before failing.
