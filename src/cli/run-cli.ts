@@ -31,10 +31,10 @@ Commands:
 
 Run "${PROGRAM} <command> --help" for a command's options.
 
-Exit status: 0 ok, 1 input rejected (malformed, truncated or ambiguous input,
-an unreadable file or schema, arguments that disagree with raw_args_json),
-2 usage error (unknown command or option, a missing or invalid value),
-70 internal error (a bug: please report it).
+Exit status: 0 ok, 1 input rejected (malformed, truncated, too large (64 MiB)
+or ambiguous input, an unreadable file or schema, arguments that disagree with
+raw_args_json) or stdout that cannot be written, 2 usage error (unknown command
+or option, a missing or invalid value), 70 internal error (a bug: please report it).
 
 A failure is one line on stderr: "${PROGRAM}: CODE at PATH: what is wrong",
 built from codes, JSON Pointer paths and positions, never from input values.`;
