@@ -4,6 +4,7 @@
 // temporary directory); test/cli.test.ts runs the built CLI for what needs a
 // process (stdin, pipes, exit codes of the process itself).
 
+import { truncateSync } from "node:fs";
 import { join } from "node:path";
 import { create, toBinary, toJsonString } from "@bufbuild/protobuf";
 import { BinaryReader, BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
@@ -13,6 +14,7 @@ import {
   ClientActionSchema,
   MCPToolResultSchema,
 } from "../gen/toolbridge/v1/toolbridge_pb.js";
+import { INPUT_BYTE_LIMIT, readBytes } from "../src/cli/read-input.js";
 import { binaryCall, runInProcess, tempFiles } from "./cli-helpers.js";
 
 const { dir, file } = tempFiles("sjb-cli-options-");
@@ -390,5 +392,30 @@ describe("every documented code: its exit status and one line", () => {
       },
     });
     expect(r).toEqual({ status, stdout: "", stderr: `struct-json-bridge: ${line}\n` });
+  });
+});
+
+describe("the 64 MiB input limit", () => {
+  /** A file of `size` zero bytes (sparse: nothing is written). */
+  function sized(size: number): string {
+    const path = file("");
+    truncateSync(path, size);
+    return path;
+  }
+
+  test("exactly INPUT_BYTE_LIMIT bytes are read; one more is input-too-large", () => {
+    expect(INPUT_BYTE_LIMIT).toBe(64 * 1024 * 1024);
+    expect(readBytes(sized(INPUT_BYTE_LIMIT), "the input").length).toBe(INPUT_BYTE_LIMIT);
+    expect(() => readBytes(sized(INPUT_BYTE_LIMIT + 1), "the input")).toThrow(
+      "input-too-large: the input is larger than the limit of 67108864 bytes (64 MiB)",
+    );
+    expect(
+      run(["decode", "--schema", sized(INPUT_BYTE_LIMIT + 1), FILES["binary action"]]),
+    ).toEqual({
+      status: 1,
+      stdout: "",
+      stderr:
+        "struct-json-bridge: input-too-large: the --schema file is larger than the limit of 67108864 bytes (64 MiB)\n",
+    });
   });
 });
