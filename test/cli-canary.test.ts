@@ -6,51 +6,21 @@
 // Run in-process (runCli, with files in a temporary directory) so that the
 // whole table takes seconds; test/cli.test.ts runs the built CLI itself.
 
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fromJson, type JsonValue, toBinary } from "@bufbuild/protobuf";
-import { afterAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import {
   CallMCPToolSchema,
   ClientActionSchema,
   MCPToolResultSchema,
 } from "../gen/toolbridge/v1/toolbridge_pb.js";
-import { runCli } from "../src/cli/run-cli.js";
+import { type Outcome, runInProcess, tempFiles } from "./cli-helpers.js";
 
 const CANARY = "sk-live-CANARY-51f0";
 const C = CANARY;
 
-const dir = mkdtempSync(join(tmpdir(), "sjb-canary-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-let fileCount = 0;
-/** Writes `content` to a new file and returns its path. */
-function file(content: string | Uint8Array): string {
-  const path = join(dir, `f${fileCount++}`);
-  writeFileSync(path, content);
-  return path;
-}
-
-interface Outcome {
-  status: number;
-  stdout: string;
-  stderr: string;
-}
-
-function run(argv: readonly string[]): Outcome {
-  let stdout = "";
-  let stderr = "";
-  const status = runCli(argv, {
-    stdout: (chunk) => {
-      stdout += typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("latin1");
-    },
-    stderr: (line) => {
-      stderr += `${line}\n`;
-    },
-  });
-  return { status, stdout, stderr };
-}
+const { dir, file } = tempFiles("sjb-canary-");
+const run = (argv: readonly string[]) => runInProcess(argv);
 
 const json = (v: unknown) => JSON.stringify(v);
 

@@ -2,14 +2,27 @@
 // it, on the fixtures in test/fixtures/cli: exact stdout, stderr and exit code.
 
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { create, toBinary } from "@bufbuild/protobuf";
 import { BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { DECODE_HELP } from "../src/cli/decode-command.js";
 import { ENCODE_HELP } from "../src/cli/encode-command.js";
 import { INSPECT_HELP } from "../src/cli/inspect-command.js";
+import { toolResultFromJson } from "../src/index.js";
+import { MCPToolResultSchema } from "../src/messages.js";
+import { binaryCall } from "./cli-helpers.js";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const CLI = join(ROOT, "dist/src/cli/main.js");
@@ -78,6 +91,8 @@ describe("help and usage", () => {
   test.each([
     [["decode", "--help"], DECODE_HELP],
     [["encode", "-h"], ENCODE_HELP],
+    [["--help", "inspect"], INSPECT_HELP],
+    [["-h", "encode"], ENCODE_HELP],
     [["inspect", "--help"], INSPECT_HELP],
     [["help", "decode"], DECODE_HELP],
   ])("%j prints that command's help", (args, help) => {
@@ -107,9 +122,18 @@ describe("help and usage", () => {
       ["help", "bogus"],
       "struct-json-bridge: usage-error: unknown command (the commands are decode, encode and inspect) (see --help)",
     ],
+    [["decode", "--bogus"], "struct-json-bridge: usage-error: decode: unknown option (see --help)"],
     [
-      ["decode", "--bogus"],
-      "struct-json-bridge: usage-error: decode: unknown option --bogus (see --help)",
+      ["decode", "--name", "t"],
+      "struct-json-bridge: usage-error: decode: unknown option --name (see --help)",
+    ],
+    [
+      ["inspect", "--raw=trust"],
+      "struct-json-bridge: usage-error: inspect: unknown option --raw (see --help)",
+    ],
+    [
+      ["decode", "--sk-proj-abc123"],
+      "struct-json-bridge: usage-error: decode: unknown option (see --help)",
     ],
     [
       ["decode", "--format", "xml", "action.json"],
@@ -156,6 +180,22 @@ describe("help and usage", () => {
       "struct-json-bridge: usage-error: decode: --help takes no value (see --help)",
     ],
     [["decode", "-x"], "struct-json-bridge: usage-error: decode: unknown option -x (see --help)"],
+    [
+      ["help", "toString"],
+      "struct-json-bridge: usage-error: unknown command (the commands are decode, encode and inspect) (see --help)",
+    ],
+    [
+      ["--help", "__proto__"],
+      "struct-json-bridge: usage-error: unknown command (the commands are decode, encode and inspect) (see --help)",
+    ],
+    [
+      ["help", "decode", "extra"],
+      "struct-json-bridge: usage-error: --help and help take one COMMAND at most; --version takes none (see --help)",
+    ],
+    [
+      ["--version", "extra"],
+      "struct-json-bridge: usage-error: --help and help take one COMMAND at most; --version takes none (see --help)",
+    ],
     [
       ["decode", "--Bogus=secret"],
       "struct-json-bridge: usage-error: decode: unknown option (see --help)",
@@ -263,7 +303,7 @@ describe("decode", () => {
     ["with a tools/list schema", ["--schema", "tools-list.json", "action.binpb"]],
   ])("%s: raw_args_json verified and passed on untouched", (_label, args, stdinFile?: string) => {
     const r = cli(["decode", ...args], stdinFile === undefined ? undefined : fixture(stdinFile));
-    expect(r).toEqual({ status: 0, stdout: ARGS_TEXT, stderr: "" });
+    expect(r).toEqual({ status: 0, stdout: `${ARGS_TEXT}\n`, stderr: "" });
   });
 
   test.each([
@@ -278,7 +318,7 @@ describe("decode", () => {
       "/id\tinteger-precision-lost\n",
     ],
     [["--raw", "ignore"], '{"id":9007199254740992,"line":5,"temp":1,"tags":["a"]}', ""],
-    [["--raw", "trust"], ARGS_TEXT.trimEnd(), ""],
+    [["--raw", "trust"], ARGS_TEXT, ""],
   ])("%j", (opts, json, stderr) => {
     expect(cli(["decode", ...opts, "action.binpb"])).toEqual({
       status: 0,
@@ -317,7 +357,7 @@ describe("decode", () => {
     ],
     [
       ["--format", "binary", "action.json"],
-      "message-invalid: the input is neither ProtoJSON nor a binary ClientAction, CallMCPTool or MCPToolResult (as a ClientAction: it has an invalid field tag or wire type)",
+      "message-invalid: the input is not a binary ClientAction, CallMCPTool or MCPToolResult (as a ClientAction: it has an invalid field tag or wire type)",
     ],
     [
       ["--type", "result", "action.binpb"],
@@ -477,26 +517,6 @@ function tmpFile(content: string | Uint8Array): string {
 
 const nested = (depth: number) => `${"[".repeat(depth)}${"]".repeat(depth)}`;
 
-/**
- * A binary CallMCPTool named "t" whose args hold one member, written by hand
- * (`value` is a google.protobuf.Value's bytes) so that it may be what
- * protobuf-es would refuse to write.
- */
-function binaryCall(key: string, value: Uint8Array): Uint8Array {
-  const entry = new BinaryWriter()
-    .tag(1, WireType.LengthDelimited)
-    .string(key)
-    .tag(2, WireType.LengthDelimited)
-    .bytes(value)
-    .finish();
-  const struct = new BinaryWriter().tag(1, WireType.LengthDelimited).bytes(entry).finish();
-  return new BinaryWriter()
-    .tag(2, WireType.LengthDelimited)
-    .string("t")
-    .tag(3, WireType.LengthDelimited)
-    .bytes(struct)
-    .finish();
-}
 const zeros = (n: number) => "/0".repeat(n);
 const HEADER = "path\tstruct\traw\treading\toutput\tcodes";
 
@@ -764,7 +784,7 @@ describe("--schema: a JSON Schema or tools, nothing else", () => {
       `struct-json-bridge: warning: schema-describes-no-number: the schema describes none of the message's ${n} numbers (each reads "unknown")\n`;
     expect(cli(["decode", "--schema", elsewhere, "action.binpb"])).toEqual({
       status: 0,
-      stdout: ARGS_TEXT,
+      stdout: `${ARGS_TEXT}\n`,
       stderr: warning(3),
     });
     const inspect = cli(["inspect", "action.binpb", "--schema", elsewhere]);
@@ -826,5 +846,442 @@ describe("non-finite numbers in a binary Struct", () => {
       stdout: `${HEADER}\n/x\t${shown}\t-\tunknown\tnull\tnon-finite-number\n`,
       stderr: "",
     });
+  });
+});
+
+// ---- helper s9: hostile and edge inputs ----------------------------------------
+
+describe("binary input that reads as several message types", () => {
+  // A result whose Struct holds one member, without raw text or is_error:
+  // its bytes also read as a ClientAction whose call has only a server_id
+  // (the member's bytes) and as a CallMCPTool named by them.
+  const result = (content: string) =>
+    toBinary(
+      MCPToolResultSchema,
+      toolResultFromJson({ structuredContentJson: content }, { rawStructuredContentJson: "never" }),
+    );
+  test.each([
+    ['{"count":5}', "ClientAction and as MCPToolResult and as CallMCPTool"],
+    ['{"ok":true}', "ClientAction and as MCPToolResult and as CallMCPTool"],
+    ['{"count":5,"b":"x"}', "MCPToolResult and as CallMCPTool"],
+  ])("the result %s is ambiguous, never read as another type", (content, readings) => {
+    const f = tmpFile(result(content));
+    const line = `struct-json-bridge: message-ambiguous: cannot tell which message this is (it reads as ${readings}): pass --type\n`;
+    expect(cli(["decode", f])).toEqual({ status: 1, stdout: "", stderr: line });
+    expect(cli(["inspect", f, "--schema", "lookup-schema.json"])).toEqual({
+      status: 1,
+      stdout: "",
+      stderr: line,
+    });
+    expect(cli(["decode", "--type", "result", f])).toEqual({
+      status: 0,
+      stdout: `${content}\n`,
+      stderr: "",
+    });
+  });
+});
+
+describe("bytes that read both as ProtoJSON and as binary", () => {
+  // A result whose action_id is a 32-byte ProtoJSON text: its bytes are
+  // "\n" (field 1), " " (length 32), then the text: valid JSON after a blank.
+  const id = '{"name":"t","args":{"a":123456}}';
+  test.each([
+    [
+      "a result with only that action_id",
+      create(MCPToolResultSchema, { actionId: id }),
+      "message-ambiguous: the input reads both as ProtoJSON and as a binary message: pass --format",
+    ],
+    [
+      "a result with that action_id and structured content (not JSON)",
+      create(MCPToolResultSchema, { actionId: id, structuredContent: {} }),
+      "message-ambiguous: cannot tell which message this is (it reads as ClientAction and as MCPToolResult): pass --type",
+    ],
+  ])("%s is not read as the ProtoJSON it holds", (_label, message, line) => {
+    const f = tmpFile(toBinary(MCPToolResultSchema, message));
+    expect(cli(["decode", f])).toEqual({
+      status: 1,
+      stdout: "",
+      stderr: `struct-json-bridge: ${line}\n`,
+    });
+  });
+
+  test("ProtoJSON after blank lines is still ProtoJSON", () => {
+    expect(cli(["decode"], `\n\n  ${fixture("action.json").toString()}`)).toEqual({
+      status: 0,
+      stdout: `${ARGS_TEXT}\n`,
+      stderr: "",
+    });
+  });
+});
+
+describe("decode's output is the library's text and one newline", () => {
+  test.each([
+    ['{"a":1}', '{"a":1}\n'],
+    ['{"a":1}\n', '{"a":1}\n\n'],
+    ['{"a":1}\r\n', '{"a":1}\r\n\n'],
+    [' {"a":1} ', ' {"a":1} \n'],
+  ])("raw text %j", (raw, stdout) => {
+    const f = tmpFile(json({ name: "t", args: { a: 1 }, rawArgsJson: raw }));
+    expect(cli(["decode", f])).toEqual({ status: 0, stdout, stderr: "" });
+  });
+});
+
+describe("input that is not what the CLI reads: one line, a documented exit", () => {
+  const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+  const utf16 = (text: string, littleEndian: boolean) => {
+    const le = Buffer.from(`\ufeff${text}`, "utf16le");
+    return littleEndian ? le : le.swap16();
+  };
+  const bomLine = (role: string) =>
+    `invalid-json: ${role} starts with a UTF-8 byte order mark (U+FEFF) at position 0: JSON text has none`;
+  const utf16Line =
+    "invalid-unicode: the input is UTF-16 text (it starts with a UTF-16 byte order mark), not UTF-8";
+  const call = '{"name":"t","args":{"a":1}}';
+  test.each([
+    [
+      "decode, a BOM before ProtoJSON",
+      ["decode"],
+      Buffer.concat([BOM, Buffer.from(call)]),
+      bomLine("the input"),
+    ],
+    [
+      "decode --format json, a BOM",
+      ["decode", "--format", "json"],
+      Buffer.concat([BOM, Buffer.from(call)]),
+      bomLine("the input"),
+    ],
+    [
+      "inspect, a BOM",
+      ["inspect", "-", "--schema", "lookup-schema.json"],
+      Buffer.concat([BOM, Buffer.from(call)]),
+      bomLine("the input"),
+    ],
+    [
+      "encode, a BOM",
+      ["encode", "--name", "t"],
+      Buffer.concat([BOM, Buffer.from('{"a":1}')]),
+      bomLine("the input"),
+    ],
+    [
+      "decode, ProtoJSON with a byte that is not UTF-8",
+      ["decode"],
+      Buffer.from('{"name":"t","args":{"a":"\xff"}}', "latin1"),
+      "invalid-unicode: the input is not valid UTF-8 text",
+    ],
+    [
+      "inspect, ProtoJSON after blanks with a byte that is not UTF-8",
+      ["inspect", "-", "--schema", "lookup-schema.json"],
+      Buffer.from('\n {"name":"t","args":{"a":"\xff"}}', "latin1"),
+      "invalid-unicode: the input is not valid UTF-8 text",
+    ],
+    ["decode, UTF-16LE", ["decode"], utf16(call, true), utf16Line],
+    ["decode, UTF-16BE", ["decode"], utf16(call, false), utf16Line],
+    ["encode, UTF-16LE", ["encode", "--name", "t"], utf16('{"a":1}', true), utf16Line],
+    ["encode, UTF-16BE", ["encode", "--name", "t"], utf16('{"a":1}', false), utf16Line],
+    [
+      "encode, empty",
+      ["encode", "--name", "t"],
+      "",
+      "invalid-json at (root): unexpected end of input at position 0",
+    ],
+    [
+      "decode, blanks only",
+      ["decode", "--format", "json"],
+      " \n",
+      "invalid-json at (root) of the input message: unexpected end of input at position 2",
+    ],
+    [
+      "decode, a path below a file",
+      ["decode", "action.json/x"],
+      "",
+      "input-unreadable: cannot read the input: no such file",
+    ],
+    [
+      "decode, an endless device",
+      ["decode", "/dev/zero"],
+      "",
+      "input-too-large: the input is larger than the limit of 67108864 bytes (64 MiB)",
+    ],
+    [
+      "decode, an endless --schema",
+      ["decode", "--schema", "/dev/zero", "action.json"],
+      "",
+      "input-too-large: the --schema file is larger than the limit of 67108864 bytes (64 MiB)",
+    ],
+    [
+      "encode, a directory",
+      ["encode", "--name", "t", "."],
+      "",
+      "input-unreadable: cannot read the input: it is a directory",
+    ],
+    [
+      "decode, a directory as --schema",
+      ["decode", "--schema", ".", "action.json"],
+      "",
+      "input-unreadable: cannot read the --schema file: it is a directory",
+    ],
+  ] as const)("%s", (_label, args, stdin, line) => {
+    expect(cli(args, stdin)).toEqual({
+      status: 1,
+      stdout: "",
+      stderr: `struct-json-bridge: ${line}\n`,
+    });
+  });
+
+  test("a --schema file with a BOM", () => {
+    const schema = tmpFile(Buffer.concat([BOM, Buffer.from("{}")]));
+    expectSchemaRejected(schema, bomLine("the --schema file"));
+  });
+
+  test("stdin beyond 64 MiB is too large, even as valid UTF-8 JSON", () => {
+    const limit = 64 * 1024 * 1024;
+    const text = Buffer.alloc(limit + 1, 0x20);
+    text.write('{"a":"', 0);
+    text.write('"}', limit - 1);
+    for (const command of [["encode", "--name", "t"], ["decode"]]) {
+      expect(cli(command, text)).toEqual({
+        status: 1,
+        stdout: "",
+        stderr:
+          "struct-json-bridge: input-too-large: the input is larger than the limit of 67108864 bytes (64 MiB)\n",
+      });
+    }
+  });
+
+  test("paths with spaces, and a FILE starting with '-' after '--'", () => {
+    const spaced = join(tmp, "a file with spaces.json");
+    writeFileSync(spaced, fixture("action.json"));
+    const dashed = join(tmp, "-dashed.json");
+    writeFileSync(dashed, fixture("action.json"));
+    const expected = { status: 0, stdout: `${ARGS_TEXT}\n`, stderr: "" };
+    expect(cli(["decode", spaced])).toEqual(expected);
+    expect(
+      spawnSync(process.execPath, [CLI, "decode", "--", "-dashed.json"], {
+        cwd: tmp,
+      }).stdout.toString(),
+    ).toBe(expected.stdout);
+  });
+});
+
+describe("the command line: conflicts and odd spellings are usage errors", () => {
+  test.each([
+    [
+      ["decode", "--schema", "-"],
+      "decode: stdin cannot be both the input and the --schema file (give one of them a FILE)",
+    ],
+    [
+      ["decode", "--schema=-", "-"],
+      "decode: stdin cannot be both the input and the --schema file (give one of them a FILE)",
+    ],
+    [
+      ["inspect", "-", "--schema", "-"],
+      "inspect: stdin cannot be both the input and the --schema file (give one of them a FILE)",
+    ],
+    [
+      ["decode", "--tool", "lookup", "action.json"],
+      "decode: --tool picks a tool of the --schema file: give --schema FILE",
+    ],
+    [["decode", "-h-"], "decode: unknown option"],
+    [
+      ["encode", "--name", "t\ufffd"],
+      "encode: --name is not valid UTF-8 (it holds U+FFFD, the mark of bytes that are not)",
+    ],
+    [
+      ["encode", "--name", "t", "--server-id", "\ufffd"],
+      "encode: --server-id is not valid UTF-8 (it holds U+FFFD, the mark of bytes that are not)",
+    ],
+    [
+      ["encode", "--name", "t", "--action-id=\ufffd"],
+      "encode: --action-id is not valid UTF-8 (it holds U+FFFD, the mark of bytes that are not)",
+    ],
+    [
+      ["inspect", "action.json", "--schema", "tools-list.json", "--tool", "\ufffd"],
+      "inspect: --tool is not valid UTF-8 (it holds U+FFFD, the mark of bytes that are not)",
+    ],
+    [["decode", "-h-", "--bogus", "action.json"], "decode: unknown option"],
+    [["encode", "--name", "t", "-h-"], "encode: unknown option"],
+  ])("%j", (args, detail) => {
+    expect(cli(args, fixture("lookup-schema.json"))).toEqual({
+      status: 2,
+      stdout: "",
+      stderr: `struct-json-bridge: usage-error: ${detail} (see --help)\n`,
+    });
+  });
+
+  test("a --name of bytes that are not UTF-8 is refused, not carried as U+FFFD", () => {
+    const r = spawnSync(
+      "bash",
+      ["-c", `"$0" "$1" encode --name $'lookup\\xff' args.json`, process.execPath, CLI],
+      {
+        cwd: FIXTURES,
+      },
+    );
+    expect({ status: r.status, stdout: r.stdout.toString(), stderr: r.stderr.toString() }).toEqual({
+      status: 2,
+      stdout: "",
+      stderr:
+        "struct-json-bridge: usage-error: encode: --name is not valid UTF-8 (it holds U+FFFD, the mark of bytes that are not) (see --help)\n",
+    });
+  });
+
+  test("--schema from stdin with the input a FILE is fine", () => {
+    expect(cli(["decode", "--schema", "-", "action.binpb"], fixture("lookup-schema.json"))).toEqual(
+      {
+        status: 0,
+        stdout: `${ARGS_TEXT}\n`,
+        stderr: "",
+      },
+    );
+  });
+});
+
+describe("output", () => {
+  /** Runs the CLI with stdout (or stderr) on /dev/full. */
+  function toFull(args: readonly string[], stream: "stdout" | "stderr"): Run {
+    const full = openSync("/dev/full", "w");
+    try {
+      const r = spawnSync(process.execPath, [CLI, ...args], {
+        cwd: FIXTURES,
+        stdio: ["ignore", stream === "stdout" ? full : "pipe", stream === "stderr" ? full : "pipe"],
+      });
+      return {
+        status: r.status,
+        stdout: r.stdout?.toString("utf8") ?? "",
+        stderr: r.stderr?.toString("utf8") ?? "",
+      };
+    } finally {
+      closeSync(full);
+    }
+  }
+
+  test.each([
+    [["decode", "action.binpb"]],
+    [["encode", "--name", "t", "--format", "binary", "args.json"]],
+    [["inspect", "action.binpb", "--schema", "lookup-schema.json"]],
+    [["--help"]],
+  ])("%j: stdout that cannot be written is output-unwritable, exit 1, no diagnostics", (args) => {
+    expect(toFull(args, "stdout")).toEqual({
+      status: 1,
+      stdout: "",
+      stderr: "struct-json-bridge: output-unwritable: cannot write stdout: ENOSPC\n",
+    });
+  });
+
+  test("stderr that cannot be written: exit 1 when there were diagnostics to say", () => {
+    expect(
+      toFull(
+        ["decode", "--raw", "ignore", "--schema", "lookup-schema.json", "action.binpb"],
+        "stderr",
+      ),
+    ).toEqual({
+      status: 1,
+      stdout: '{"id":9007199254740992,"line":5,"temp":1.0,"tags":["a"]}\n',
+      stderr: "",
+    });
+    expect(toFull(["decode", "action.binpb"], "stderr")).toEqual({
+      status: 0,
+      stdout: `${ARGS_TEXT}\n`,
+      stderr: "",
+    });
+  });
+
+  test.each([["decode"], ["inspect", "--schema", "lookup-schema.json"], ["encode", "--name", "t"]])(
+    "%s: a reader that stops after one byte (EPIPE) is not an error",
+    (...args) => {
+      const big = tmpFile(
+        json({ name: "t", args: { a: Array.from({ length: 100_000 }, (_, i) => i) } }),
+      );
+      const input =
+        args[0] === "encode"
+          ? tmpFile(json({ a: Array.from({ length: 100_000 }, (_, i) => i) }))
+          : big;
+      const r = spawnSync(
+        "bash",
+        [
+          "-c",
+          `"$0" "$@" ${JSON.stringify(input)} | head -c1 >/dev/null; exit "\${PIPESTATUS[0]}"`,
+          process.execPath,
+          CLI,
+          ...args,
+        ],
+        { cwd: FIXTURES },
+      );
+      expect({ status: r.status, stderr: r.stderr.toString() }).toEqual({
+        status: 0,
+        stderr:
+          args[0] === "inspect"
+            ? 'struct-json-bridge: warning: schema-describes-no-number: the schema describes none of the message\'s 100000 numbers (each reads "unknown")\n'
+            : "",
+      });
+    },
+  );
+});
+
+test("inspect shows a Struct's negative zero as -0, not as 0", () => {
+  const value = new BinaryWriter().tag(2, WireType.Bit64).double(-0).finish();
+  const call = tmpFile(binaryCall("x", value));
+  const schema = tmpFile('{"properties":{"x":{"type":"number"}}}');
+  expect(cli(["inspect", call, "--schema", schema])).toEqual({
+    status: 0,
+    stdout: `${HEADER}\n/x\t-0\t-\tnumber\t-0.0\t-\n`,
+    stderr: "",
+  });
+});
+
+describe("encode's ProtoJSON keeps a negative zero", () => {
+  test.each([
+    ['{"x":-0}', '{"x":-0}'],
+    [
+      '{"x":-0.0,"y":[-0,{"__proto__":-0}],"z":"-0"}',
+      '{"x":-0,"y":[-0,{"__proto__":-0}],"z":"-0"}',
+    ],
+    ['{"x":-1e-400}', '{"x":-0}'],
+  ])("%s: args %s, and decode reads the raw text back", (text, args) => {
+    const encoded = cli(["encode", "--name", "t", "--raw", "always"], text);
+    expect(encoded.stdout).toBe(
+      `{"callMcpTool":{"name":"t","args":${args},"rawArgsJson":${json(text)}}}\n`,
+    );
+    expect(cli(["decode"], encoded.stdout)).toEqual({ status: 0, stdout: `${text}\n`, stderr: "" });
+  });
+});
+
+test("a non-blocking stdin pipe that has no data yet is waited for (it was EAGAIN)", () => {
+  // Python hands the CLI the read end of an O_NONBLOCK pipe and writes in two parts, late.
+  const script = `
+import os, subprocess, fcntl, time, sys
+r, w = os.pipe()
+fcntl.fcntl(r, fcntl.F_SETFL, fcntl.fcntl(r, fcntl.F_GETFL) | os.O_NONBLOCK)
+p = subprocess.Popen(sys.argv[1:3] + ["decode"], stdin=r, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+os.close(r)
+data = open(sys.argv[3], "rb").read()
+try:
+    time.sleep(0.3); os.write(w, data[:20]); time.sleep(0.3); os.write(w, data[20:])
+except BrokenPipeError:
+    pass
+os.close(w)
+out, err = p.communicate(timeout=60)
+sys.stdout.write(f"{p.returncode}\\n{out.decode()}{err.decode()}")
+`;
+  const r = spawnSync("python3", [
+    "-c",
+    script,
+    process.execPath,
+    CLI,
+    join(FIXTURES, "action.json"),
+  ]);
+  expect(r.stdout.toString()).toBe(`0\n${ARGS_TEXT}\n`);
+});
+
+test("a path holding bidirectional formatting characters is escaped, so columns show in order", () => {
+  const key = "a\u202eb\u2066c\u200fd\u061ce";
+  const action = cliBytes(["encode", "--name", "t"], `{${json(key)}:9007199254740993}`);
+  expect(cli(["inspect", "-", "--schema", "lookup-schema.json"], action).stdout).toBe(
+    `${HEADER}\n/a\\u202eb\\u2066c\\u200fd\\u061ce\t9007199254740992\t9007199254740993\tunknown\t9007199254740992\t-\n`,
+  );
+  expect(cli(["decode", "-"], `{"name":"t","args":{${json(key)}:1e999}}`)).toEqual({
+    status: 1,
+    stdout: "",
+    stderr:
+      "struct-json-bridge: number-out-of-range at /args/a\\u202eb\\u2066c\\u200fd\\u061ce of the input message: the number is beyond float64's range\n",
   });
 });

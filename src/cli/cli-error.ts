@@ -18,6 +18,10 @@ export type CliErrorCode =
   | "usage-error"
   /** A file (or stdin) cannot be read. */
   | "input-unreadable"
+  /** A file (or stdin) holds more bytes than the CLI reads (INPUT_BYTE_LIMIT). */
+  | "input-too-large"
+  /** Stdout cannot be written (a full disk); a closed pipe is not this. */
+  | "output-unwritable"
   /** The input message cannot be told apart from another type: pass --type. */
   | "message-ambiguous"
   /** The --schema file has no tool for this message, or several. */

@@ -3,11 +3,12 @@
 
 import type { JsonObject } from "@bufbuild/protobuf";
 import { toolCallToJson, toolResultToJson } from "../index.js";
+import { usageError } from "./cli-error.js";
 import { type CliIo, diagnosticsAfterSuccess } from "./cli-io.js";
 import { readMessage } from "./message-input.js";
 import { numberReadings, warnIfSchemaDescribesNoNumber } from "./number-readings.js";
-import { choice, parseOptions, singleInput } from "./parse-options.js";
-import { readBytes } from "./read-input.js";
+import { checkOneStdin, choice, parseOptions, singleInput, textOption } from "./parse-options.js";
+import { INPUT_FILE, readBytes } from "./read-input.js";
 import { type PickedSchema, pickSchema, readSchema } from "./schema-input.js";
 
 /** `decode --help`. */
@@ -66,10 +67,14 @@ export function decodeCommand(argv: readonly string[], io: CliIo): 0 {
   ] as const);
   const input = singleInput("decode", positionals);
   const schemaFile = typeof values.schema === "string" ? values.schema : undefined;
-  const tool = typeof values.tool === "string" ? values.tool : undefined;
+  const tool = textOption("decode", "tool", values.tool);
+  checkOneStdin("decode", input, schemaFile);
+  if (tool !== undefined && schemaFile === undefined) {
+    throw usageError("decode: --tool picks a tool of the --schema file: give --schema FILE");
+  }
   // Read the schema first: an unreadable schema is reported even for bad input.
   const source = schemaFile === undefined ? undefined : readSchema(schemaFile);
-  const message = readMessage(readBytes(input, "the input"), format, type);
+  const message = readMessage(readBytes(input, INPUT_FILE), format, type);
   const diagnostics = diagnosticsAfterSuccess(io);
   const options = {
     onDiagnostic: diagnostics.onDiagnostic,
@@ -96,8 +101,9 @@ export function decodeCommand(argv: readonly string[], io: CliIo): 0 {
   }
   // Read before anything is written: a failure stays the one line printed.
   const numbers = picked === undefined ? [] : numberReadings(struct, picked.schema ?? null);
-  // Raw text may already end with a newline (it is passed on byte for byte).
-  io.stdout(json.endsWith("\n") ? json : `${json}\n`);
+  // Always one newline more, even after raw text that ends with one: the
+  // reader strips exactly one and has the text byte for byte.
+  io.stdout(`${json}\n`);
   diagnostics.flush();
   warnIfSchemaDescribesNoNumber(io, picked, numbers);
   return 0;

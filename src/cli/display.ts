@@ -4,10 +4,12 @@
 
 import type { JsonPointer } from "../json-pointer.js";
 
-// C0 controls, DEL, C1 controls, the JavaScript line terminators and the
-// backslash (so that an escape is never ambiguous); and lone surrogates.
+// C0 controls, DEL, C1 controls, the JavaScript line terminators, the
+// bidirectional formatting characters (a right-to-left override in a key
+// would show the rest of the line, the numbers' columns included, reversed)
+// and the backslash (so that an escape is never ambiguous); and lone surrogates.
 const UNSAFE =
-  /[\\\u0000-\u001f\u007f-\u009f\u2028\u2029]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+  /[\\\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 const SHORT: Record<string, string> = {
   "\\": "\\\\",
@@ -32,7 +34,7 @@ export function displayPath(pointer: JsonPointer): string {
   return UNSAFE.test(pointer) ? pointer.replace(UNSAFE, escapeChar) : pointer;
 }
 
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g;
 
 /** Our own sentences, forced onto one line (control characters escaped; backslashes kept). */
 export function oneLine(text: string): string {

@@ -1,13 +1,15 @@
 // `encode`: the model's argument JSON text in, a ClientAction out, as a server
 // that emits tool calls would build it.
 
-import { create, toBinary, toJsonString } from "@bufbuild/protobuf";
+import { create, toBinary, toJson } from "@bufbuild/protobuf";
 import { toolCallFromJson } from "../index.js";
-import { ClientActionSchema } from "../messages.js";
+import { type ClientAction, ClientActionSchema } from "../messages.js";
+import { RawText, writeJsonText } from "../struct/exact-number-text.js";
+import { setOwnProperty } from "../struct/own-property.js";
 import { usageError } from "./cli-error.js";
 import { type CliIo, diagnosticsAfterSuccess } from "./cli-io.js";
-import { choice, parseOptions, singleInput } from "./parse-options.js";
-import { readText } from "./read-input.js";
+import { choice, parseOptions, singleInput, textOption } from "./parse-options.js";
+import { INPUT_FILE, readText } from "./read-input.js";
 
 /** `encode --help`. */
 export const ENCODE_HELP = `Usage: struct-json-bridge encode --name NAME [options] [FILE|-]
@@ -31,6 +33,27 @@ Exit status: 0 ok, 1 input rejected, 2 usage error, 70 internal error (a bug).
 A failure is one line on stderr: "struct-json-bridge: CODE at PATH: what is
 wrong" (see docs/cli.md), never quoting the input.`;
 
+/**
+ * The action as ProtoJSON text. toJsonString writes the Struct's -0 as 0
+ * (JSON.stringify does), a value the raw text then disagrees with: -0 is
+ * written "-0", which reads back as -0. Walks with its own stack.
+ */
+function protoJsonText(action: ClientAction): string {
+  const json = toJson(ClientActionSchema, action);
+  let negativeZero = false;
+  const stack: object[] = [{ json }];
+  for (let v = stack.pop(); v !== undefined; v = stack.pop()) {
+    for (const key of Object.keys(v)) {
+      const child = (v as Record<string, unknown>)[key];
+      if (Object.is(child, -0)) {
+        setOwnProperty(v, key, new RawText("-0"));
+        negativeZero = true;
+      } else if (child !== null && typeof child === "object") stack.push(child);
+    }
+  }
+  return negativeZero ? writeJsonText(json, "", false) : JSON.stringify(json);
+}
+
 /** Runs `encode`; returns the exit status. */
 export function encodeCommand(argv: readonly string[], io: CliIo): 0 {
   const { values, positionals } = parseOptions("encode", argv, {
@@ -44,18 +67,18 @@ export function encodeCommand(argv: readonly string[], io: CliIo): 0 {
     io.stdout(`${ENCODE_HELP}\n`);
     return 0;
   }
-  const name = values.name;
-  if (typeof name !== "string" || name === "") throw usageError("encode: --name NAME is required");
+  const name = textOption("encode", "name", values.name);
+  if (name === undefined || name === "") throw usageError("encode: --name NAME is required");
   const raw = choice("raw", values.raw, ["always", "when-lossy", "never"] as const);
   const format = choice("format", values.format, ["binary", "json"] as const) ?? "json";
   const input = singleInput("encode", positionals);
-  const serverId = typeof values["server-id"] === "string" ? values["server-id"] : undefined;
-  const actionId = typeof values["action-id"] === "string" ? values["action-id"] : "";
+  const serverId = textOption("encode", "server-id", values["server-id"]);
+  const actionId = textOption("encode", "action-id", values["action-id"]) ?? "";
   const diagnostics = diagnosticsAfterSuccess(io);
   const call = toolCallFromJson(
     {
       name,
-      argumentsJson: readText(input, "the input"),
+      argumentsJson: readText(input, INPUT_FILE),
       ...(serverId === undefined ? {} : { serverId }),
     },
     { onDiagnostic: diagnostics.onDiagnostic, ...(raw === undefined ? {} : { rawArgsJson: raw }) },
@@ -65,9 +88,7 @@ export function encodeCommand(argv: readonly string[], io: CliIo): 0 {
     action: { case: "callMcpTool", value: call },
   });
   io.stdout(
-    format === "binary"
-      ? toBinary(ClientActionSchema, action)
-      : `${toJsonString(ClientActionSchema, action)}\n`,
+    format === "binary" ? toBinary(ClientActionSchema, action) : `${protoJsonText(action)}\n`,
   );
   diagnostics.flush();
   return 0;

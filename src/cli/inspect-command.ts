@@ -10,8 +10,8 @@ import { type CliIo, printDiagnostic } from "./cli-io.js";
 import { displayPath } from "./display.js";
 import { readMessage } from "./message-input.js";
 import { numberReadings, warnIfSchemaDescribesNoNumber } from "./number-readings.js";
-import { choice, parseOptions, singleInput } from "./parse-options.js";
-import { readBytes } from "./read-input.js";
+import { checkOneStdin, choice, parseOptions, singleInput, textOption } from "./parse-options.js";
+import { INPUT_FILE, readBytes } from "./read-input.js";
 import { type PickedSchema, pickSchema, readSchema } from "./schema-input.js";
 
 /** `inspect --help`. */
@@ -21,7 +21,7 @@ Reads a ClientAction, CallMCPTool or MCPToolResult (binary protobuf or
 ProtoJSON) and prints one tab-separated line per number in its Struct:
 
   path       RFC 6901 JSON Pointer of the number
-  struct     the float64 the Struct holds (JavaScript's shortest form)
+  struct     the float64 the Struct holds (JavaScript's shortest form; -0 kept)
   raw        the number as written in raw_args_json / raw_structured_content_json
              ("-" when the message carries no raw text, or raw text that
              is not one well-formed JSON object: then stderr says
@@ -75,6 +75,11 @@ function rawNumberTexts(raw: string | undefined): Map<JsonPointer, string> | und
   return out;
 }
 
+/** The Struct's float64 in JavaScript's shortest form, with the sign String() drops from -0. */
+function structText(value: number): string {
+  return Object.is(value, -0) ? "-0" : String(value);
+}
+
 /** Runs `inspect`; returns the exit status. */
 export function inspectCommand(argv: readonly string[], io: CliIo): 0 {
   const { values, positionals } = parseOptions("inspect", argv, {
@@ -93,9 +98,10 @@ export function inspectCommand(argv: readonly string[], io: CliIo): 0 {
   const input = singleInput("inspect", positionals);
   const schemaFile = values.schema;
   if (typeof schemaFile !== "string") throw usageError("inspect: --schema FILE is required");
-  const tool = typeof values.tool === "string" ? values.tool : undefined;
+  const tool = textOption("inspect", "tool", values.tool);
+  checkOneStdin("inspect", input, schemaFile);
   const source = readSchema(schemaFile);
-  const message = readMessage(readBytes(input, "the input"), format, type);
+  const message = readMessage(readBytes(input, INPUT_FILE), format, type);
   let struct: JsonObject;
   let raw: string | undefined;
   let picked: PickedSchema;
@@ -115,7 +121,7 @@ export function inspectCommand(argv: readonly string[], io: CliIo): 0 {
     const codes = n.codes.length === 0 ? "-" : n.codes.join(",");
     const rawText = rawTexts?.get(n.path) ?? "-";
     lines.push(
-      `${displayPath(n.path)}\t${String(n.value)}\t${rawText}\t${n.reading}\t${n.text}\t${codes}`,
+      `${displayPath(n.path)}\t${structText(n.value)}\t${rawText}\t${n.reading}\t${n.text}\t${codes}`,
     );
   }
   io.stdout(`${lines.join("\n")}\n`);

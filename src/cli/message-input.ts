@@ -18,6 +18,8 @@ import {
   ScalarType,
   toBinary,
 } from "@bufbuild/protobuf";
+import { BinaryReader, WireType } from "@bufbuild/protobuf/wire";
+import { type Struct, StructSchema, type Value } from "@bufbuild/protobuf/wkt";
 import {
   type CallMCPTool,
   CallMCPToolSchema,
@@ -30,6 +32,7 @@ import { type JsonPointer, pointerAppend } from "../json-pointer.js";
 import { DEFAULT_STRUCT_DEPTH } from "../struct/from-json.js";
 import { CliError, type ErrorLineCode, inputError } from "./cli-error.js";
 import { checkNesting, isJsonObject, type JsonDocument, parseJsonInput } from "./json-input.js";
+import { byteOrderMarkError, INPUT_FILE, utf8Text } from "./read-input.js";
 
 /** The wire formats the CLI reads and writes. */
 export type WireFormat = "binary" | "json";
@@ -137,6 +140,66 @@ function binaryProblem(e: unknown): { code: ErrorLineCode; why: string } {
   return { code: "message-invalid", why: "its bytes are not protobuf wire format of this type" };
 }
 
+/** The field numbers leading from each message type to its Struct. */
+const STRUCT_FIELDS: Record<MessageType, readonly number[]> = {
+  action: [2, 3],
+  call: [3],
+  result: [2],
+};
+
+/** The bytes of every length-delimited field `number` of a message's bytes (none when they do not parse). */
+function fieldBytes(bytes: Uint8Array, number: number): Uint8Array[] {
+  const found: Uint8Array[] = [];
+  try {
+    const reader = new BinaryReader(bytes);
+    while (reader.pos < reader.len) {
+      const [field, wireType] = reader.tag();
+      if (field === number && wireType === WireType.LengthDelimited) found.push(reader.bytes());
+      else reader.skip(wireType, field);
+    }
+  } catch {
+    return [];
+  }
+  return found;
+}
+
+/**
+ * Where a message's Struct holds a google.protobuf.Value with no kind set:
+ * protobuf-es reads it as null, a value the sender did not write. Undefined
+ * when there is none (or the bytes do not parse: other checks say why).
+ * Walks with its own stack.
+ */
+function unsetValuePath(bytes: Uint8Array, type: MessageType): JsonPointer | undefined {
+  let structs = [bytes];
+  for (const number of STRUCT_FIELDS[type]) structs = structs.flatMap((b) => fieldBytes(b, number));
+  for (const structBytes of structs) {
+    let struct: Struct;
+    try {
+      struct = fromBinary(StructSchema, structBytes);
+    } catch {
+      continue;
+    }
+    const stack: { value: Value; path: JsonPointer }[] = [];
+    const pushFields = (s: Struct, path: JsonPointer) => {
+      for (const [key, value] of Object.entries(s.fields)) {
+        stack.push({ value, path: pointerAppend(path, key) });
+      }
+    };
+    pushFields(struct, "");
+    for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+      const kind = top.value.kind;
+      if (kind.case === undefined) return top.path;
+      if (kind.case === "structValue") pushFields(kind.value, top.path);
+      if (kind.case === "listValue") {
+        kind.value.values.forEach((value, i) => {
+          stack.push({ value, path: pointerAppend(top.path, i) });
+        });
+      }
+    }
+  }
+  return undefined;
+}
+
 function decodeBinary(bytes: Uint8Array, type: MessageType): InputMessage {
   let msg: ClientAction | CallMCPTool | MCPToolResult;
   try {
@@ -154,6 +217,11 @@ function decodeBinary(bytes: Uint8Array, type: MessageType): InputMessage {
     hasUnknownFields(nested) ||
     toBinary(SCHEMAS[type], msg as never).length !== bytes.length
   ) {
+    // A Value with no kind also re-encodes longer (as null): say so, where.
+    const unset = unsetValuePath(bytes, type);
+    if (unset !== undefined) {
+      throw inputError("value-unset", "a google.protobuf.Value has no kind set", { path: unset });
+    }
     throw inputError(
       "message-invalid",
       `not a valid binary ${NAMES[type]}: it has fields this type does not define`,
@@ -168,7 +236,7 @@ function roundTrips(m: InputMessage, bytes: Uint8Array): boolean {
   return again.length === bytes.length && again.every((b, i) => b === bytes[i]);
 }
 
-function detectBinary(bytes: Uint8Array): InputMessage {
+function detectBinary(bytes: Uint8Array, format: WireFormat | undefined): InputMessage {
   const readings: InputMessage[] = [];
   const errors: CliError[] = [];
   for (const type of ["action", "result", "call"] as const) {
@@ -186,22 +254,27 @@ function detectBinary(bytes: Uint8Array): InputMessage {
     if (deep !== undefined) {
       throw inputError("recursion-limit", "the input nests deeper than protobuf's recursion limit");
     }
+    // A type that reads cleanly but for a Value with no kind: that is the finding.
+    const unset = errors.find((e) => e.code === "value-unset");
+    if (unset !== undefined) throw unset;
     const asAction = errors[0]!;
     const why = asAction.detail.replace(/^not a valid binary ClientAction: /, "");
     throw inputError(
       asAction.code,
-      `the input is neither ProtoJSON nor a binary ClientAction, CallMCPTool or MCPToolResult (as a ClientAction: ${why})`,
+      `the input is ${format === "binary" ? "not" : "neither ProtoJSON nor"} a binary ClientAction, CallMCPTool or MCPToolResult (as a ClientAction: ${why})`,
     );
   }
   // Several types decode cleanly. A re-encoding that gives back the very same
-  // bytes is strong evidence; a ClientAction whose call decodes too is stronger
-  // still (a CallMCPTool or MCPToolResult never reads as one: their field 2 is
-  // not a CallMCPTool). Anything else stays ambiguous.
+  // bytes is strong evidence. A ClientAction is preferred to a CallMCPTool:
+  // read as a CallMCPTool, its call becomes the name, and a tool's name that is
+  // itself an encoded CallMCPTool is no name. Not to an MCPToolResult: a result
+  // whose Struct holds one member reads as a ClientAction whose call has only
+  // a server_id (the member's bytes), so neither reading can be ruled out.
   const exact = readings.filter((r) => roundTrips(r, bytes));
   const pool = exact.length > 0 ? exact : readings;
   if (pool.length === 1) return pool[0]!;
   const action = pool.find((r) => r.type === "action");
-  if (action !== undefined) return action;
+  if (action !== undefined && !pool.some((r) => r.type === "result")) return action;
   const [a, b] = pool;
   const same =
     a !== undefined &&
@@ -303,7 +376,8 @@ const WS = new Set([0x20, 0x09, 0x0a, 0x0d]);
 
 /**
  * Reads one message. With `format` unset, input whose first non-blank byte is
- * "{" and that parses as JSON is ProtoJSON; anything else is binary. With
+ * "{" and that parses as JSON is ProtoJSON; anything else is binary (and text
+ * starting with "{" that is neither is reported as the text it looks like). With
  * `type` unset, the type is the only one the input can be.
  */
 export function readMessage(
@@ -313,29 +387,51 @@ export function readMessage(
 ): InputMessage {
   if (bytes.length === 0) throw inputError("message-invalid", "the input is empty");
   if (format === "binary")
-    return type === undefined ? detectBinary(bytes) : decodeBinary(bytes, type);
-  let text: string | undefined;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
-  } catch (e) {
-    if (format === "json") {
-      throw inputError("invalid-unicode", "the input is not valid UTF-8 text", { cause: e });
-    }
-  }
-  if (format === "json") return decodeJson(text!, type);
+    return type === undefined ? detectBinary(bytes, format) : decodeBinary(bytes, type);
+  if (format === "json") return decodeJson(utf8Text(bytes, INPUT_FILE), type);
+  // A byte order mark starts no binary message (0xef, 0xff, 0xfe are wire type 7).
+  const bom = byteOrderMarkError(bytes, INPUT_FILE);
+  if (bom !== undefined) throw bom;
   let i = 0;
   while (i < bytes.length && WS.has(bytes[i]!)) i++;
-  const looksJson = text !== undefined && bytes[i] === 0x7b;
-  if (!looksJson) return type === undefined ? detectBinary(bytes) : decodeBinary(bytes, type);
+  const binary = () =>
+    type === undefined ? detectBinary(bytes, format) : decodeBinary(bytes, type);
+  if (bytes[i] !== 0x7b) return binary();
+  let json: InputMessage;
   try {
-    return decodeJson(text!, type);
+    // ProtoJSON with a byte that is not UTF-8 is reported as such, not as a bad binary message.
+    json = decodeJson(utf8Text(bytes, INPUT_FILE), type);
   } catch (jsonError) {
     // "{" is field 15 with a group wire type: none of these messages has it,
     // but leading blanks are valid binary tags, so try binary before failing.
     try {
-      return type === undefined ? detectBinary(bytes) : decodeBinary(bytes, type);
-    } catch {
+      return binary();
+    } catch (binaryError) {
+      // Binary bytes of several types say more than the JSON parser's complaint.
+      if (binaryError instanceof CliError && binaryError.code === "message-ambiguous") {
+        throw binaryError;
+      }
       throw jsonError;
     }
+  }
+  // Text that starts with "{" is never binary; after blanks it may be both
+  // (a result whose action_id is a ProtoJSON text): then neither is chosen.
+  if (i > 0 && readsAsBinary(binary)) {
+    throw inputError(
+      "message-ambiguous",
+      "the input reads both as ProtoJSON and as a binary message: pass --format",
+    );
+  }
+  return json;
+}
+
+/** True when `read` finds a message (or several), false when it rejects the input. */
+function readsAsBinary(read: () => InputMessage): boolean {
+  try {
+    read();
+    return true;
+  } catch (e) {
+    if (e instanceof CliError) return e.code === "message-ambiguous";
+    throw e;
   }
 }

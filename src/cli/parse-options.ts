@@ -16,9 +16,29 @@ export interface ParsedArgs {
   readonly positionals: readonly string[];
 }
 
-/** " --name" for an option name that looks like one of ours; "" for anything else (never echoed). */
+/**
+ * Every long option of every command. An unknown option is named in the
+ * error line only when it is one of these (another command's option): any
+ * other spelling is an argument of the command line, which may be a pasted
+ * secret, and is never echoed.
+ */
+const CLI_OPTIONS: ReadonlySet<string> = new Set([
+  "schema",
+  "tool",
+  "format",
+  "type",
+  "raw",
+  "whole-floats",
+  "name",
+  "server-id",
+  "action-id",
+  "help",
+]);
+
+/** " --name" for another command's option or a one-letter short option; "" for anything else (never echoed). */
 function optionName(rawName: string): string {
-  return /^-(-[a-z][a-z0-9-]{0,39}|[A-Za-z0-9])$/.test(rawName) ? ` ${rawName}` : "";
+  const known = rawName.startsWith("--") && CLI_OPTIONS.has(rawName.slice(2));
+  return known || /^-[A-Za-z0-9]$/.test(rawName) ? ` ${rawName}` : "";
 }
 
 /**
@@ -45,7 +65,12 @@ export function parseOptions(
       positionals.push(token.value);
       continue;
     }
-    if (token.kind !== "option") continue;
+    if (token.kind === "option-terminator") {
+      // parseArgs also ends the options at a "-" inside a group of short
+      // options ("-h-"): only "--" itself does.
+      if (argv[token.index] !== "--") throw usageError(`${command}: unknown option`);
+      continue;
+    }
     const option = Object.hasOwn(spec, token.name) ? spec[token.name] : undefined;
     if (option === undefined) {
       throw usageError(`${command}: unknown option${optionName(token.rawName)}`);
@@ -80,9 +105,42 @@ export function choice<T extends string>(
   throw usageError(`--${option} must be ${allowed.join(" or ")}`);
 }
 
+/**
+ * A string option whose value becomes message content or names a tool
+ * (--name, --server-id, --action-id, --tool); undefined when not given.
+ * Node decodes the command line as UTF-8 and puts U+FFFD for bytes that are
+ * not: such a value is refused rather than carried changed.
+ */
+export function textOption(
+  command: string,
+  option: string,
+  value: string | boolean | undefined,
+): string | undefined {
+  if (typeof value !== "string") return undefined;
+  if (value.includes("\ufffd")) {
+    throw usageError(
+      `${command}: --${option} is not valid UTF-8 (it holds U+FFFD, the mark of bytes that are not)`,
+    );
+  }
+  return value;
+}
+
 /** The single input name among the positionals ("-" when there is none). */
 export function singleInput(command: string, positionals: readonly string[]): string {
   if (positionals.length > 1)
     throw usageError(`${command}: expected one input FILE, got ${positionals.length}`);
   return positionals[0] ?? "-";
+}
+
+/** Stdin can be read once: not for both the input and the --schema file. */
+export function checkOneStdin(
+  command: string,
+  input: string,
+  schemaFile: string | undefined,
+): void {
+  if (input === "-" && schemaFile === "-") {
+    throw usageError(
+      `${command}: stdin cannot be both the input and the --schema file (give one of them a FILE)`,
+    );
+  }
 }

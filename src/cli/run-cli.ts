@@ -31,10 +31,10 @@ Commands:
 
 Run "${PROGRAM} <command> --help" for a command's options.
 
-Exit status: 0 ok, 1 input rejected (malformed, truncated or ambiguous input,
-an unreadable file or schema, arguments that disagree with raw_args_json),
-2 usage error (unknown command or option, a missing or invalid value),
-70 internal error (a bug: please report it).
+Exit status: 0 ok, 1 input rejected (malformed, truncated, too large (64 MiB)
+or ambiguous input, an unreadable file or schema, arguments that disagree with
+raw_args_json) or stdout that cannot be written, 2 usage error (unknown command
+or option, a missing or invalid value), 70 internal error (a bug: please report it).
 
 A failure is one line on stderr: "${PROGRAM}: CODE at PATH: what is wrong",
 built from codes, JSON Pointer paths and positions, never from input values.`;
@@ -65,10 +65,12 @@ export function runCli(argv: readonly string[], io: CliIo): ExitCode {
   const [command, ...rest] = argv;
   try {
     if (command === undefined || command === "--help" || command === "-h" || command === "help") {
-      const topic = command === "help" && rest[0] !== undefined ? COMMANDS[rest[0]] : undefined;
-      if (command === "help" && rest[0] !== undefined && topic === undefined) {
-        throw unknownCommand();
-      }
+      // `help decode`, `--help decode`: that command's help.
+      const named = rest[0];
+      const topic =
+        named !== undefined && Object.hasOwn(COMMANDS, named) ? COMMANDS[named] : undefined;
+      if (named !== undefined && topic === undefined) throw unknownCommand();
+      if (rest.length > (named === undefined ? 0 : 1)) throw unexpectedArguments();
       if (command === undefined) {
         io.stderr(MAIN_HELP);
         return 2;
@@ -77,6 +79,7 @@ export function runCli(argv: readonly string[], io: CliIo): ExitCode {
       return 0;
     }
     if (command === "--version" || command === "-v") {
+      if (rest.length > 0) throw unexpectedArguments();
       io.stdout(`${version()}\n`);
       return 0;
     }
@@ -88,6 +91,14 @@ export function runCli(argv: readonly string[], io: CliIo): ExitCode {
     io.stderr(errorLine(error));
     return error.exitCode;
   }
+}
+
+function unexpectedArguments(): CliError {
+  return new CliError(
+    2,
+    "usage-error",
+    "--help and help take one COMMAND at most; --version takes none",
+  );
 }
 
 function unknownCommand(): CliError {
