@@ -224,7 +224,7 @@ export function keptForArray(
 ): readonly NodeBase[] {
   const found = arrayAdmits.kept.get(d);
   if (found !== undefined) return found;
-  let kept = d.branches;
+  let kept = d.forOthers;
   if (d.selectable) {
     // In a frame of the union's own, as branchPredicatesOf.
     if (arrayAdmits.stack.size === 0) run(work, arrayAdmits, d, false);

@@ -11,6 +11,13 @@ import {
 } from "./branch-filter.js";
 import { arrayKeywordsOf, objectKeywordsOf, type View } from "./children.js";
 import {
+  type Condition,
+  ConditionOp,
+  conditionKeys,
+  conditionSize,
+  evalObjectCondition,
+} from "./conditions.js";
+import {
   type Disjunction,
   type Expansion,
   expansion,
@@ -32,6 +39,8 @@ import type { Work } from "./work.js";
 export interface DynamicDisjunction {
   readonly disjunction: Disjunction;
   readonly predicates: readonly Predicate[];
+  /** A conditional's condition (./conditions.ts): branch 0 when it holds, 1 when not, both when undecided. */
+  readonly condition?: Condition;
   /** Branches by a discriminating member's value, when there is one. */
   readonly index: BranchIndex | undefined;
   /** Kept branch indices without looking at the content ("0,2,"). */
@@ -112,6 +121,7 @@ function traverse(
 
 export function computeObjectInfo(node: NodeBase, work: Work): ObjectInfo {
   const objectPredicates = new ObjectPredicateOp();
+  const conditions = new ConditionOp(true);
   let notes = 0;
   const dynamic: DynamicDisjunction[] = [];
   const keys = new Set<string>();
@@ -124,6 +134,24 @@ export function computeObjectInfo(node: NodeBase, work: Work): ObjectInfo {
     },
     (d) => {
       const kept = keptForObject(d, work, objectPredicates);
+      if (d.condition !== undefined) {
+        const condition =
+          typeof d.condition === "string"
+            ? ({ t: "has", key: d.condition, size: 1 } as const)
+            : conditions.of(d.condition, work);
+        // Never decided by the members: both branches, as without a view.
+        if (condition === undefined) return kept;
+        conditionKeys(condition, keys, valued);
+        dynamic.push({
+          disjunction: d,
+          predicates: [],
+          condition,
+          index: undefined,
+          staticKey: "0,1,",
+          allKey: "0,1,",
+        });
+        return kept;
+      }
       if (!d.selectable) return kept;
       const predicates = branchPredicatesOf(d, work, objectPredicates);
       if (predicates.every((p) => typeof p === "boolean")) return kept;
@@ -238,6 +266,11 @@ export function selectBranches(
     const candidates =
       dynamic.index === undefined ? undefined : candidateBranches(dynamic.index, probe);
     let kept = "";
+    if (dynamic.condition !== undefined) {
+      work.charge(conditionSize(dynamic.condition));
+      const holds = evalObjectCondition(dynamic.condition, probe);
+      kept = holds === undefined ? dynamic.allKey : holds ? "0," : "1,";
+    }
     const consider = (i: number) => {
       const p = predicates[i]!;
       work.charge(predicateSize(p));

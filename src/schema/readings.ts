@@ -41,7 +41,7 @@ export class ReadOp extends Op<NodeBase | Disjunction, Reading> {
   compute(n: NodeBase | Disjunction, work: Work): Reading {
     if (n instanceof Disjunction) {
       let mask = 0;
-      for (const b of n.branches) {
+      for (const b of n.forOthers) {
         const x = isLeaf(b) ? this.leaf(b, work) : run(work, this, b);
         if (x !== DROPPED) mask |= readingBit(x);
       }
