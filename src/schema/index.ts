@@ -42,8 +42,10 @@
 //   members decide the `if` where they can (`type`, `const`/`enum`,
 //   `required`, `properties` over primitive members, `not`, `allOf`/`anyOf`/
 //   `oneOf`, refs; keywords of other types hold vacuously); where they cannot
-//   (any other object keyword, a container member, a number past 2^53), and
-//   at a number's or an array's position, both branches are the disjunction.
+//   (any other object keyword, a container member, a number past 2^53, a
+//   condition costing more than CONDITION_BUDGET (1,000) units to read: a
+//   huge enum, a deep `not` chain), and at a number's or an array's
+//   position, both branches are the disjunction.
 // - "none" reads as unknown to the writer.
 // - Before combining the branches of an `anyOf`/`oneOf` for an object value,
 //   branches it cannot match are set aside: wrong JSON type, a `const`/`enum`

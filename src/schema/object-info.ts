@@ -33,7 +33,10 @@ import {
   predicateKeys,
 } from "./predicates.js";
 import type { ObjectProbe } from "./types.js";
-import type { Work } from "./work.js";
+import { isWorkExceeded, Work } from "./work.js";
+
+/** Most units reading one `if`'s condition may cost (see conditionOf). */
+export const CONDITION_BUDGET = 1000;
 
 /** A disjunction whose kept branches depend on the object's content. */
 export interface DynamicDisjunction {
@@ -138,7 +141,7 @@ export function computeObjectInfo(node: NodeBase, work: Work): ObjectInfo {
         const condition =
           typeof d.condition === "string"
             ? ({ t: "has", key: d.condition, size: 1 } as const)
-            : conditions.of(d.condition, work);
+            : conditionOf(d.condition, conditions, work);
         // Never decided by the members: both branches, as without a view.
         if (condition === undefined) return kept;
         conditionKeys(condition, keys, valued);
@@ -176,6 +179,29 @@ export function computeObjectInfo(node: NodeBase, work: Work): ObjectInfo {
     valued: [...keys].map((k) => valued.has(k)),
     named: namedMembers(node, work),
   };
+}
+
+/**
+ * The condition of an `if` node, read within CONDITION_BUDGET units of its
+ * own: one that costs more (a huge enum, a deep `not` chain) is undecided,
+ * so both branches apply, rather than the object's whole info too complex.
+ */
+function conditionOf(node: NodeBase, conditions: ConditionOp, work: Work): Condition {
+  const own = new Work(
+    Math.min(CONDITION_BUDGET, work.limit - work.units),
+    work.patterns,
+    work.interned,
+  );
+  let condition: Condition;
+  try {
+    condition = conditions.of(node, own);
+  } catch (e) {
+    if (!isWorkExceeded(e)) throw e;
+    condition = undefined;
+  }
+  // A charge past the limit is counted before it throws: what was spent is at most the limit.
+  work.charge(Math.min(own.units, own.limit));
+  return condition;
 }
 
 /** See ObjectInfo.named: through every branch, kept or not; undefined as soon as a pattern shows up. */
