@@ -23,210 +23,133 @@ export type Verdict = boolean | undefined;
 
 /** A condition: a verdict known without the value, or a node evaluated against it. */
 export type Condition = Verdict | ConditionNode;
-export type ConditionNode =
-  | {
-      readonly t: "and" | "or" | "one";
-      readonly items: readonly Condition[];
-      readonly size: number;
-    }
-  | { readonly t: "not"; readonly item: Condition; readonly size: number }
-  /** Object: the member is present. */
-  | { readonly t: "has"; readonly key: string; readonly size: 1 }
-  /** Object: the member, when present, satisfies `test` (a value condition). */
-  | { readonly t: "member"; readonly key: string; readonly test: Condition; readonly size: number }
-  /** Value: one of `values` (a container: undefined when `containers`, else false). */
-  | {
-      readonly t: "in";
-      readonly values: ReadonlySet<Primitive>;
-      readonly containers: boolean;
-      readonly size: 1;
-    }
-  /** Value: of one of the JSON types `names`; OpenAPI `nullable` beside it makes null undecided. */
-  | {
-      readonly t: "type";
-      readonly names: ReadonlySet<string>;
-      readonly nullable: boolean;
-      readonly size: 1;
-    }
-  /** Value: undecided for the kinds in `kinds` (a keyword not read here), true for the others. */
-  | { readonly t: "kinds"; readonly kinds: number; readonly size: 1 };
+
+/**
+ * One node of a condition, by `t`: "and", "or", "one" (exactly one), "not"
+ * (of its one item); on an object: "has" (member `key` present), "member"
+ * (member `key`, when present, satisfies its one item); on a member's value:
+ * "in" (one of `values`; a container undecided when `mask`), "type" (of a
+ * kind in `mask`, see {@link kindBits}; null undecided when `nullable`),
+ * "kinds" (undecided for a kind in `mask`, true for the others).
+ */
+export interface ConditionNode {
+  readonly t: "and" | "or" | "one" | "not" | "has" | "member" | "in" | "type" | "kinds";
+  readonly items?: readonly Condition[];
+  readonly key?: string;
+  readonly values?: ReadonlySet<Primitive>;
+  readonly mask?: number;
+  readonly nullable?: boolean;
+  /** What evaluating it costs. */
+  readonly size: number;
+}
 
 /** Conditions bigger than this are undecided (a bound on what one object's evaluation costs). */
 const MAX_CONDITION_SIZE = 2000;
+
+/** Kind bits of a value besides VALUE_*: boolean, null, an integer, an integer past 2^53 (maybe written otherwise). */
+const BOOLEAN = 4;
+const NULL = 8;
+const INTEGER = 64;
+const UNSAFE_INTEGER = 128;
+const CONTAINER = VALUE_OBJECT | VALUE_ARRAY;
+const TYPE_BITS: Readonly<Record<string, number>> = {
+  string: 1,
+  number: 2,
+  boolean: BOOLEAN,
+  null: NULL,
+  object: VALUE_OBJECT,
+  array: VALUE_ARRAY,
+  integer: INTEGER,
+};
+
+/** The kind bits of a member's value (undefined: some container). */
+function kindBits(v: Primitive | undefined): number {
+  if (v === undefined) return CONTAINER;
+  if (v === null) return NULL;
+  if (typeof v !== "number") return TYPE_BITS[typeof v]!;
+  if (!Number.isInteger(v)) return 2;
+  return Math.abs(v) > Number.MAX_SAFE_INTEGER ? 2 | UNSAFE_INTEGER : 2 | INTEGER;
+}
 
 /** The cost of evaluating `c` once. */
 export function conditionSize(c: Condition): number {
   return typeof c === "object" ? c.size : 1;
 }
 
-function combine(t: "and" | "or", parts: readonly Condition[]): Condition {
+/** A combination of `items` (decided ones folded in where they settle it). */
+function combine(t: "and" | "or" | "one", items: readonly Condition[]): Condition {
   const absorbing = t === "or";
-  const items: Condition[] = [];
+  const kept: Condition[] = [];
   let size = 1;
-  let undecided = false;
-  for (const p of parts) {
-    if (p === absorbing) return absorbing;
-    if (p === undefined) {
-      undecided = true;
-      continue;
+  for (const c of items) {
+    if (t !== "one") {
+      if (c === absorbing) return absorbing;
+      if (c === !absorbing) continue;
     }
-    if (typeof p === "boolean") continue;
-    items.push(p);
-    size += p.size;
+    kept.push(c);
+    size += conditionSize(c);
   }
-  if (items.length === 0) return undecided ? undefined : !absorbing;
-  if (undecided) items.push(undefined);
-  if (items.length === 1) return items[0];
-  return size > MAX_CONDITION_SIZE ? undefined : { t, items, size };
-}
-
-/** All of `parts`. */
-export function allOf(parts: readonly Condition[]): Condition {
-  return combine("and", parts);
-}
-
-/** Some of `parts`. */
-export function someOf(parts: readonly Condition[]): Condition {
-  return combine("or", parts);
-}
-
-/** Exactly one of `parts`. */
-function oneOf(parts: readonly Condition[]): Condition {
-  let size = 1;
-  for (const p of parts) size += conditionSize(p);
-  if (parts.every((p) => typeof p !== "object")) return evalOne(parts as readonly Verdict[]);
-  return size > MAX_CONDITION_SIZE ? undefined : { t: "one", items: parts, size };
+  if (t !== "one" && kept.length < 2) return kept.length === 0 ? !absorbing : kept[0];
+  const c: ConditionNode = { t, items: kept, size };
+  return size > MAX_CONDITION_SIZE
+    ? undefined
+    : kept.some((x) => typeof x === "object")
+      ? c
+      : evaluate(c, null);
 }
 
 /** Not `c`. */
-export function negation(c: Condition): Condition {
+function negation(c: Condition): Condition {
   if (typeof c !== "object") return c === undefined ? undefined : !c;
-  return c.t === "not" ? c.item : { t: "not", item: c, size: c.size + 1 };
+  return c.t === "not" ? c.items![0] : { t: "not", items: [c], size: c.size + 1 };
 }
 
-/** `t` when `c` holds, `e` when not. */
-function choice(c: Condition, t: Condition, e: Condition): Condition {
-  return someOf([allOf([c, t]), allOf([negation(c), e])]);
-}
-
-function evalAnd(vs: Iterable<Verdict>): Verdict {
-  let undecided = false;
-  for (const v of vs) {
-    if (v === false) return false;
-    if (v === undefined) undecided = true;
-  }
-  return undecided ? undefined : true;
-}
-
-function evalOr(vs: Iterable<Verdict>): Verdict {
-  let undecided = false;
-  for (const v of vs) {
-    if (v === true) return true;
-    if (v === undefined) undecided = true;
-  }
-  return undecided ? undefined : false;
-}
-
-function evalOne(vs: Iterable<Verdict>): Verdict {
-  let yes = 0;
-  let undecided = false;
-  for (const v of vs) {
-    if (v === true) yes++;
-    else if (v === undefined) undecided = true;
-  }
-  if (yes > 1) return false;
-  return undecided ? undefined : yes === 1;
-}
-
-/** Whether an object value whose members `probe` shows satisfies `c`. */
-export function evalObjectCondition(c: Condition, probe: ObjectProbe): Verdict {
+/**
+ * Whether an object whose members `probe` shows satisfies `c`; for a value
+ * condition (probe null), whether the member's value `v` (undefined: some
+ * container) does.
+ */
+export function evaluate(c: Condition, probe: ObjectProbe | null, v?: Primitive): Verdict {
   if (typeof c !== "object") return c;
+  const bits = kindBits(v);
   switch (c.t) {
-    case "and":
-      return evalAnd(c.items.map((x) => evalObjectCondition(x, probe)));
-    case "or":
-      return evalOr(c.items.map((x) => evalObjectCondition(x, probe)));
-    case "one":
-      return evalOne(c.items.map((x) => evalObjectCondition(x, probe)));
-    case "not": {
-      const v = evalObjectCondition(c.item, probe);
-      return v === undefined ? undefined : !v;
-    }
     case "has":
-      return probe.has(c.key);
+      return probe!.has(c.key!);
     case "member":
-      return probe.has(c.key) ? evalValueCondition(c.test, probe.primitive(c.key)) : true;
-    default:
-      // A value condition on an object: never compiled so.
-      return undefined;
-  }
-}
-
-/** The kind bit of a primitive value (VALUE_OBJECT | VALUE_ARRAY: some container). */
-function kindOf(v: Primitive | undefined): number {
-  return KIND_BITS[v === undefined ? "container" : v === null ? "null" : typeof v] ?? 0;
-}
-
-const KIND_BITS: Readonly<Record<string, number>> = {
-  string: 1,
-  number: 2,
-  boolean: 4,
-  null: 8,
-  container: VALUE_OBJECT | VALUE_ARRAY,
-};
-
-/** Whether a member's value (a primitive, or undefined for a container) satisfies `c`. */
-export function evalValueCondition(c: Condition, v: Primitive | undefined): Verdict {
-  if (typeof c !== "object") return c;
-  switch (c.t) {
-    case "and":
-      return evalAnd(c.items.map((x) => evalValueCondition(x, v)));
-    case "or":
-      return evalOr(c.items.map((x) => evalValueCondition(x, v)));
-    case "one":
-      return evalOne(c.items.map((x) => evalValueCondition(x, v)));
-    case "not": {
-      const r = evalValueCondition(c.item, v);
-      return r === undefined ? undefined : !r;
-    }
+      return probe!.has(c.key!) ? evaluate(c.items![0], null, probe!.primitive(c.key!)) : true;
     case "in":
-      if (v === undefined) return c.containers ? undefined : false;
-      // From 2^53 on the Struct's float64 may stand for another integer than was written.
-      if (typeof v === "number" && Math.abs(v) > Number.MAX_SAFE_INTEGER) return undefined;
-      return c.values.has(v);
-    case "type":
-      return typeVerdict(c.names, c.nullable, v);
+      if (v === undefined) return c.mask ? undefined : false;
+      return (bits & UNSAFE_INTEGER) !== 0 ? undefined : c.values!.has(v);
     case "kinds":
-      return (kindOf(v) & c.kinds) !== 0 ? undefined : true;
-    default:
-      // An object condition on a member's value: never compiled so.
-      return undefined;
+      return (bits & c.mask!) !== 0 ? undefined : true;
+    case "type": {
+      const mask = c.mask!;
+      if (bits === CONTAINER) {
+        const both = mask & CONTAINER;
+        return both === 0 ? false : both === CONTAINER ? true : undefined;
+      }
+      if ((bits & mask) !== 0) return true;
+      const open =
+        (v === null && c.nullable) || ((bits & UNSAFE_INTEGER) !== 0 && (mask & INTEGER) !== 0);
+      return open ? undefined : false;
+    }
+    default: {
+      let yes = 0;
+      let no = 0;
+      let open = 0;
+      for (const x of c.items!) {
+        const r = evaluate(x, probe, v);
+        if (r === undefined) open++;
+        else if (r) yes++;
+        else no++;
+      }
+      if (c.t === "not") return open > 0 ? undefined : no > 0;
+      if (c.t === "and") return no > 0 ? false : open > 0 ? undefined : true;
+      if (c.t === "or") return yes > 0 ? true : open > 0 ? undefined : false;
+      return yes > 1 ? false : open > 0 ? undefined : yes === 1;
+    }
   }
 }
-
-function typeVerdict(
-  names: ReadonlySet<string>,
-  nullable: boolean,
-  v: Primitive | undefined,
-): Verdict {
-  if (v === undefined) {
-    const object = names.has("object");
-    return object === names.has("array") ? object : undefined;
-  }
-  if (v === null) return names.has("null") ? true : nullable ? undefined : false;
-  if (typeof v === "number") {
-    if (names.has("number")) return true;
-    if (!names.has("integer")) return false;
-    // Past 2^53 a whole float64 may stand for a written non-integer (its precision is lost).
-    return Math.abs(v) > Number.MAX_SAFE_INTEGER ? undefined : Number.isInteger(v);
-  }
-  return names.has(typeof v);
-}
-
-/** Value kinds an object condition decides (the value is an object). */
-const OBJECT_KIND = VALUE_OBJECT;
-/** Value kinds a member's value may be of. */
-const ANY_KIND = 1 | 2 | 4 | 8 | VALUE_OBJECT | VALUE_ARRAY;
 
 /**
  * Op: the condition a value must meet to satisfy a node, for an object value
@@ -255,120 +178,105 @@ export class ConditionOp extends Op<NodeBase | Disjunction, Condition> {
     if ((expanded.notes & NOTE_UNRESOLVED) !== 0) parts.push(undefined);
     for (const s of expanded.schemaObjects) {
       const raw = s.raw;
+      const node = (x: unknown) => s.doc!.nodeFor(x, s.base);
       for (const name of Object.keys(raw)) {
         work.charge();
-        parts.push(this.keyword(name, raw[name], raw, (x) => s.doc!.nodeFor(x, s.base), work));
+        parts.push(this.keyword(name, raw[name], raw.nullable === true, node, work));
       }
     }
     for (const d of expanded.disjunctions) {
       const c = run(work, this, d, false);
       parts.push(c === DROPPED ? undefined : c);
     }
-    return allOf(parts);
+    return combine("and", parts);
   }
 
   /** One keyword's condition; `node` gives a subschema's node. */
   private keyword(
     name: string,
     value: unknown,
-    raw: Readonly<Record<string, unknown>>,
+    nullable: boolean,
     node: (x: unknown) => NodeBase | undefined,
     work: Work,
   ): Condition {
+    const object = this.object;
     switch (name) {
       case "type": {
-        const names = typeNames(value);
-        if (names === undefined) return undefined;
-        if (this.object) return names.includes("object");
-        return { t: "type", names: new Set(names), nullable: raw.nullable === true, size: 1 };
+        let mask = 0;
+        for (const t of typeNames(value) ?? []) mask |= TYPE_BITS[t]!;
+        if (mask === 0) return undefined;
+        return object ? (mask & VALUE_OBJECT) !== 0 : { t: "type", mask, nullable, size: 1 };
       }
       case "const":
-        return this.values([value], work);
-      case "enum":
-        return Array.isArray(value) ? this.values(value, work) : undefined;
+      case "enum": {
+        const values = name === "const" ? [value] : value;
+        if (!Array.isArray(values)) return undefined;
+        work.charge(values.length);
+        // An object equals no primitive and no array; another object it may.
+        if (object) return values.some(isRecord) ? undefined : false;
+        return {
+          t: "in",
+          values: new Set(values.filter(isPrimitive)),
+          mask: values.some((x) => !isPrimitive(x)) ? 1 : 0,
+          size: 1,
+        };
+      }
       case "not": {
         const n = node(value);
         return n === undefined ? undefined : negation(this.of(n, work));
       }
       case "required":
-        if (!this.object) break;
+        if (!object) break;
         if (!Array.isArray(value)) return undefined;
         work.charge(value.length);
-        return allOf(
+        return combine(
+          "and",
           value.map(
-            (k): Condition => (typeof k === "string" ? { t: "has", key: k, size: 1 } : undefined),
+            (key): Condition => (typeof key === "string" ? { t: "has", key, size: 1 } : undefined),
           ),
         );
       case "properties": {
-        if (!this.object) break;
+        if (!object) break;
         if (!isRecord(value)) return undefined;
+        const members = (this.members ??= new ConditionOp(false));
         const parts: Condition[] = [];
-        this.members ??= new ConditionOp(false);
         for (const key of Object.keys(value)) {
           work.charge();
           const n = node(value[key]);
-          const test = n === undefined ? undefined : this.members.of(n, work);
-          if (test !== true) parts.push({ t: "member", key, test, size: 1 + conditionSize(test) });
+          const test = n === undefined ? undefined : members.of(n, work);
+          if (test !== true)
+            parts.push({ t: "member", key, items: [test], size: 1 + conditionSize(test) });
         }
-        return allOf(parts);
+        return combine("and", parts);
       }
-      default:
-        break;
     }
     // Applicators are in the expansion; the rest constrain the kinds of values they validate.
-    const kinds = KEYWORD_BY_NAME.get(name)?.validates ?? 0;
-    if (this.object) return (kinds & OBJECT_KIND) === 0 ? true : undefined;
-    return (kinds & ANY_KIND) === 0 ? true : { t: "kinds", kinds, size: 1 };
-  }
-
-  /** `const`/`enum`: the value is one of `values`. */
-  private values(values: readonly unknown[], work: Work): Condition {
-    work.charge(values.length);
-    const prims = new Set<Primitive>();
-    let containers = false;
-    for (const v of values) {
-      if (isPrimitive(v)) prims.add(v);
-      else containers = true;
-    }
-    // An object equals no primitive and no array; another object it may.
-    if (this.object) return values.some(isRecord) ? undefined : false;
-    return { t: "in", values: prims, containers, size: 1 };
+    const mask = KEYWORD_BY_NAME.get(name)?.validates ?? 0;
+    if (object) return (mask & VALUE_OBJECT) === 0 ? true : undefined;
+    return mask === 0 ? true : { t: "kinds", mask, size: 1 };
   }
 
   /** The condition of a disjunction: some branch (anyOf), exactly one (oneOf), or its conditional. */
   private alternatives(d: Disjunction, work: Work): Condition {
     const when = d.condition;
     // A dependent schema: applies to objects that have the key, never to another value.
-    if (typeof when === "string" && !this.object)
-      return { t: "kinds", kinds: VALUE_OBJECT | VALUE_ARRAY, size: 1 };
+    if (typeof when === "string" && !this.object) return { t: "kinds", mask: CONTAINER, size: 1 };
     const branches = d.branches.map((b) => this.of(b, work));
-    if (when === undefined) return d.exactlyOne ? oneOf(branches) : someOf(branches);
+    if (when === undefined) return combine(d.exactlyOne ? "one" : "or", branches);
     const test: Condition =
       typeof when === "string" ? { t: "has", key: when, size: 1 } : this.of(when, work);
-    return choice(test, branches[0], branches[1]);
+    return combine("or", [
+      combine("and", [test, branches[0]]),
+      combine("and", [negation(test), branches[1]]),
+    ]);
   }
 }
 
 /** Adds to `out` every member key an object condition looks at, and to `valued` those whose value it reads. */
 export function conditionKeys(c: Condition, out: Set<string>, valued: Set<string>): void {
   if (typeof c !== "object") return;
-  switch (c.t) {
-    case "and":
-    case "or":
-    case "one":
-      for (const x of c.items) conditionKeys(x, out, valued);
-      return;
-    case "not":
-      conditionKeys(c.item, out, valued);
-      return;
-    case "has":
-      out.add(c.key);
-      return;
-    case "member":
-      out.add(c.key);
-      valued.add(c.key);
-      return;
-    default:
-      return;
-  }
+  if (c.key !== undefined) {
+    out.add(c.key);
+    if (c.t === "member") valued.add(c.key);
+  } else for (const x of c.items ?? []) conditionKeys(x, out, valued);
 }

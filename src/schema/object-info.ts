@@ -15,7 +15,7 @@ import {
   ConditionOp,
   conditionKeys,
   conditionSize,
-  evalObjectCondition,
+  evaluate,
 } from "./conditions.js";
 import {
   type Disjunction,
@@ -294,7 +294,7 @@ export function selectBranches(
     let kept = "";
     if (dynamic.condition !== undefined) {
       work.charge(conditionSize(dynamic.condition));
-      const holds = evalObjectCondition(dynamic.condition, probe);
+      const holds = evaluate(dynamic.condition, probe);
       kept = holds === undefined ? dynamic.allKey : holds ? "0," : "1,";
     }
     const consider = (i: number) => {
