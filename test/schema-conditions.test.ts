@@ -200,6 +200,21 @@ const ifRows: Row[] = [
   ],
 ];
 
+const byDesignRows: Row[] = [
+  [
+    "the members an if evaluates do not count as evaluated: unevaluatedProperties still applies (stricter)",
+    '{"if":{"properties":{"n":{}}},"then":{"required":["n"]},"unevaluatedProperties":{"type":"integer"}}',
+    '{"n":1}',
+    { "/n": "integer" },
+  ],
+  [
+    "nor do the elements contains matches: unevaluatedItems still applies (stricter)",
+    '{"contains":{"type":"number"},"unevaluatedItems":{"type":"integer"}}',
+    "[1]",
+    { "/0": "integer" },
+  ],
+];
+
 const numberRows: Row[] = [
   [
     "a number's if is not evaluated: then (integer) or the absent else (anything)",
@@ -274,6 +289,12 @@ describe("if/then/else at an object's position: decided by the members", () => {
 
 describe("if/then/else at a number's or an array's position: both branches", () => {
   test.each(numberRows)("%s", (_name, schema, args, readings) => {
+    expect(walkJson(schema, args)).toEqual({ readings, notes: [] });
+  });
+});
+
+describe("by design: annotations of if and contains are not collected", () => {
+  test.each(byDesignRows)("%s", (_name, schema, args, readings) => {
     expect(walkJson(schema, args)).toEqual({ readings, notes: [] });
   });
 });
