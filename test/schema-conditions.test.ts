@@ -1,10 +1,10 @@
 // Conditionals: `if` chooses `then` (it holds) or `else` (it does not), an
 // absent one being `true`; a dependent schema (`dependentSchemas`, draft-07
 // `dependencies`) applies to an object that has its key. At an object's
-// position the object's members decide the `if` where they can (type,
-// const/enum, required, properties, not, allOf/anyOf/oneOf, $ref); where they
-// cannot, both branches are the alternatives (reported as ambiguous where
-// they disagree), never one guessed.
+// position the `if`'s branch predicate (the one anyOf/oneOf branches are set
+// aside by) decides: failing, `else`; holding, `then` when the `if` is one it
+// decides exactly (`type`, `required`, `properties` of tags), else both
+// branches, reported as ambiguous where they disagree, never one guessed.
 import { describe, expect, test } from "vitest";
 import type { JsonSchema } from "../src/schema/json-schema.js";
 import { structToJson } from "../src/struct/to-json.js";
@@ -73,10 +73,10 @@ const ifRows: Row[] = [
     { "/n": "number" },
   ],
   [
-    "keywords of other types (minLength, minimum, items) do not constrain an object",
-    `{"if":{"properties":{"kind":{"const":"a"}},"minLength":3,"minimum":4,"items":false},"then":${N_INTEGER},"else":${N_NUMBER}}`,
+    "a keyword outside the exact set (minLength, even of another type): undecided when the members hold",
+    `{"if":{"properties":{"kind":{"const":"a"}},"minLength":3},"then":${N_INTEGER},"else":${N_NUMBER}}`,
     '{"kind":"a","n":1}',
-    { "/n": "integer" },
+    { "/n": "ambiguous" },
   ],
   [
     "the if through a $ref",
@@ -85,64 +85,70 @@ const ifRows: Row[] = [
     { "/n": "number" },
   ],
   [
+    "the if through a $ref, holding: undecided (only an if of its own keywords is exact)",
+    `{"if":{"$ref":"#/$defs/IsA"},"then":${N_INTEGER},"else":${N_NUMBER},"$defs":{"IsA":${KIND_A_REQUIRED}}}`,
+    '{"kind":"a","n":1}',
+    { "/n": "ambiguous" },
+  ],
+  [
     "an unresolved $ref in the if: undecided",
     `{"if":{"$ref":"#/$defs/Missing"},"then":${N_INTEGER},"else":${N_NUMBER}}`,
     '{"kind":"a","n":1}',
     { "/n": "ambiguous" },
   ],
   [
-    "a member's type: a number is not a string",
+    "a member's type alone is not read: undecided",
     `{"if":{"properties":{"kind":{"type":"string"}}},"then":${N_INTEGER},"else":${N_NUMBER}}`,
     '{"kind":5,"n":1}',
-    { "/kind": "unknown", "/n": "number" },
+    { "/kind": "unknown", "/n": "ambiguous" },
   ],
   [
-    "a member's type integer: a whole number is one",
-    `{"if":{"properties":{"m":{"type":"integer"}}},"then":${N_INTEGER},"else":${N_NUMBER}}`,
-    '{"m":5,"n":1}',
-    { "/m": "unknown", "/n": "integer" },
+    "a tag with a type that admits it, and annotations: exact",
+    `{"if":{"type":"object","title":"A","properties":{"kind":{"type":"string","enum":["a","c"],"title":"K"}},"required":["kind"]},"then":${N_INTEGER},"else":${N_NUMBER}}`,
+    '{"kind":"c","n":1}',
+    { "/n": "integer" },
   ],
   [
-    "a member's type integer: 1.5 is not one",
-    `{"if":{"properties":{"m":{"type":"integer"}}},"then":${N_INTEGER},"else":${N_NUMBER}}`,
-    '{"m":1.5,"n":1}',
-    { "/m": "unknown", "/n": "number" },
+    "a tag whose type does not admit all its values: undecided",
+    `{"if":{"properties":{"kind":{"type":"string","enum":["a",true]}}},"then":${N_INTEGER},"else":${N_NUMBER}}`,
+    '{"kind":true,"n":1}',
+    { "/n": "ambiguous" },
   ],
   [
-    "a member's minimum is not evaluated: undecided",
+    "a tag of true and false members: exact",
+    `{"if":{"properties":{"kind":{"const":false},"x":false,"y":true}},"then":${N_INTEGER},"else":${N_NUMBER}}`,
+    '{"kind":false,"n":1}',
+    { "/n": "integer" },
+  ],
+  [
+    "a member the if forbids (false) present: the if fails",
+    `{"if":{"properties":{"x":false}},"then":${N_INTEGER},"else":${N_NUMBER}}`,
+    '{"x":"a","n":1}',
+    { "/n": "number" },
+  ],
+  [
+    "a member's minimum is not read: undecided",
     `{"if":{"properties":{"m":{"minimum":3}}},"then":${N_INTEGER},"else":${N_NUMBER}}`,
     '{"m":5,"n":1}',
     { "/m": "unknown", "/n": "ambiguous" },
   ],
   [
-    "a member's minLength does not constrain a number",
-    `{"if":{"properties":{"m":{"minLength":3}}},"then":${N_INTEGER},"else":${N_NUMBER}}`,
-    '{"m":5,"n":1}',
-    { "/m": "unknown", "/n": "integer" },
-  ],
-  [
-    "enum of the member, through anyOf",
-    `{"if":{"anyOf":[{"properties":{"kind":{"enum":["a","b"]}}},{"required":["x"]}]},"then":${N_INTEGER},"else":${N_NUMBER}}`,
-    '{"kind":"b","n":1}',
-    { "/n": "integer" },
-  ],
-  [
-    "oneOf: both branches hold, so it fails",
-    `{"if":{"oneOf":[{"required":["kind"]},{"properties":{"kind":{"const":"a"}}}]},"then":${N_INTEGER},"else":${N_NUMBER}}`,
-    '{"kind":"a","n":1}',
+    "an anyOf in the if: the predicate fails only when no branch may match",
+    `{"if":{"anyOf":[{"properties":{"kind":{"enum":["a","b"]}},"required":["kind"]},{"required":["x"]}]},"then":${N_INTEGER},"else":${N_NUMBER}}`,
+    '{"kind":"c","n":1}',
     { "/n": "number" },
   ],
   [
-    "oneOf: exactly one holds",
-    `{"if":{"oneOf":[{"required":["kind"]},{"properties":{"kind":{"const":"a"}}}]},"then":${N_INTEGER},"else":${N_NUMBER}}`,
+    "an anyOf in the if, a branch that may match: undecided",
+    `{"if":{"anyOf":[{"properties":{"kind":{"enum":["a","b"]}},"required":["kind"]},{"required":["x"]}]},"then":${N_INTEGER},"else":${N_NUMBER}}`,
     '{"kind":"b","n":1}',
-    { "/n": "integer" },
+    { "/n": "ambiguous" },
   ],
   [
-    "not",
+    "not in the if is not read: undecided",
     `{"if":{"not":${KIND_A_REQUIRED}},"then":${N_INTEGER},"else":${N_NUMBER}}`,
     '{"kind":"a","n":1}',
-    { "/n": "number" },
+    { "/n": "ambiguous" },
   ],
   [
     "if: false takes else, if: true takes then",
@@ -281,29 +287,20 @@ const dependentRows: Row[] = [
   ],
 ];
 
-describe("if/then/else at an object's position: decided by the members", () => {
-  test.each(ifRows)("%s", (_name, schema, args, readings) => {
-    expect(walkJson(schema, args)).toEqual({ readings, notes: [] });
-  });
-});
+const tables: [title: string, rows: Row[]][] = [
+  ["if/then/else at an object's position: decided by the branch predicate", ifRows],
+  ["if/then/else at a number's or an array's position: both branches", numberRows],
+  ["by design: annotations of if and contains are not collected", byDesignRows],
+  ["dependent schemas: decided by the key's presence", dependentRows],
+];
 
-describe("if/then/else at a number's or an array's position: both branches", () => {
-  test.each(numberRows)("%s", (_name, schema, args, readings) => {
-    expect(walkJson(schema, args)).toEqual({ readings, notes: [] });
+for (const [title, rows] of tables) {
+  describe(title, () => {
+    test.each(rows)("%s", (_name, schema, args, readings) => {
+      expect(walkJson(schema, args)).toEqual({ readings, notes: [] });
+    });
   });
-});
-
-describe("by design: annotations of if and contains are not collected", () => {
-  test.each(byDesignRows)("%s", (_name, schema, args, readings) => {
-    expect(walkJson(schema, args)).toEqual({ readings, notes: [] });
-  });
-});
-
-describe("dependent schemas: decided by the key's presence", () => {
-  test.each(dependentRows)("%s", (_name, schema, args, readings) => {
-    expect(walkJson(schema, args)).toEqual({ readings, notes: [] });
-  });
-});
+}
 
 describe("the decoder's output", () => {
   const decode = (args: unknown, schema: JsonSchema) => {

@@ -35,17 +35,17 @@
 //   number; anything with ambiguous → ambiguous; all none → none. A non-whole
 //   value never satisfies an integer branch: such branches are set aside first,
 //   unless nothing admitting numbers would be left.
-// - Conditionals (./conditions.ts): `if` chooses `then` when the value
-//   satisfies it and `else` when not, an absent one being `true` (anything);
-//   a `dependentSchemas`/`dependencies` schema applies to an object that has
-//   its key and to no other value. At an object's position the object's
-//   members decide the `if` where they can (`type`, `const`/`enum`,
-//   `required`, `properties` over primitive members, `not`, `allOf`/`anyOf`/
-//   `oneOf`, refs; keywords of other types hold vacuously); where they cannot
-//   (any other object keyword, a container member, a number past 2^53, a
-//   condition costing more than CONDITION_BUDGET (1,000) units to read: a
-//   huge enum, a deep `not` chain), and at a number's or an array's
-//   position, both branches are the disjunction.
+// - Conditionals: `if` chooses `then` when the value satisfies it and `else`
+//   when not, an absent one being `true` (anything); a `dependentSchemas`/
+//   `dependencies` schema applies to an object that has its key and to no
+//   other value. At an object's position the `if`'s branch predicate (the
+//   one below, by which anyOf/oneOf branches are set aside) decides: failing,
+//   `else`; holding, `then` when the `if` has only `type`, `required` and
+//   `properties` whose members are `true`, `false` or tags (`const`/`enum` of
+//   strings, booleans, null, with a `type` admitting them; annotations
+//   aside), which the predicate decides exactly; else both. Reading the
+//   predicate costs at most CONDITION_BUDGET (1,000) units (past it: both).
+//   At a number's or an array's position both branches are the disjunction.
 // - "none" reads as unknown to the writer.
 // - Before combining the branches of an `anyOf`/`oneOf` for an object value,
 //   branches it cannot match are set aside: wrong JSON type, a `const`/`enum`

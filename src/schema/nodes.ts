@@ -130,8 +130,6 @@ export class Disjunction {
     readonly selectable: boolean,
     /** Per branch: what the schema object's own keywords require of it (`discriminator`); undefined: nothing. */
     readonly branchChecks: readonly Predicate[] | undefined,
-    /** `oneOf`: exactly one branch holds (read as anyOf, except by ./conditions.ts). */
-    readonly exactlyOne = false,
     /**
      * A conditional's choice: the `if` node (branch 0 when a value satisfies
      * it, else branch 1), or a dependent schema's key (branch 0 when an
@@ -352,7 +350,7 @@ export function disjunctionsOf(s: SchemaObjectNode): readonly Disjunction[] {
       raws.push(item);
     }
     if (branches.length > 0) {
-      out.push(new Disjunction(branches, true, ownBranchChecks(s.raw, raws), k === "oneOf"));
+      out.push(new Disjunction(branches, true, ownBranchChecks(s.raw, raws)));
     }
   }
   const condition = doc.nodeFor(ownKeyword(s.raw, "if"), s.base);
@@ -362,7 +360,7 @@ export function disjunctionsOf(s: SchemaObjectNode): readonly Disjunction[] {
     const otherwise = doc.nodeFor(ownKeyword(s.raw, "else"), s.base);
     if (then !== undefined || otherwise !== undefined) {
       const branches = [then ?? UNKNOWN_NODE_IMPL, otherwise ?? UNKNOWN_NODE_IMPL];
-      out.push(new Disjunction(branches, false, undefined, false, condition));
+      out.push(new Disjunction(branches, false, undefined, condition));
     }
   }
   for (const k of DEPENDENT_KEYWORDS) {
@@ -372,7 +370,7 @@ export function disjunctionsOf(s: SchemaObjectNode): readonly Disjunction[] {
       // `dependencies` also holds lists of names (dependentRequired): no schema, nothing to read.
       const n = doc.nodeFor(map[key], s.base);
       if (n === undefined || n.isUnknown) continue;
-      out.push(new Disjunction([n, UNKNOWN_NODE_IMPL], false, undefined, false, key));
+      out.push(new Disjunction([n, UNKNOWN_NODE_IMPL], false, undefined, key));
     }
   }
   s.ownDisjunctions = out;

@@ -46,25 +46,9 @@ export interface CheckContext {
   memberCheck(subschema: unknown): Predicate;
 }
 
-/** Value kind bit: a string. */
-export const VALUE_STRING = 1;
-/** Value kind bit: a number. */
-export const VALUE_NUMBER = 2;
-/** Value kind bit: an object. */
-export const VALUE_OBJECT = 16;
-/** Value kind bit: an array. */
-export const VALUE_ARRAY = 32;
-
 /** One keyword's definition. Every part is optional: a keyword says only what it says. */
 export interface KeywordDefinition {
   readonly name: string;
-  /**
-   * The kinds of values (VALUE_* bits) the keyword can reject, for the
-   * conditions of `if` (./conditions.ts): a keyword not read there leaves a
-   * value of these kinds undecided. Absent: it rejects none (an annotation,
-   * or an applicator read through the node's expansion).
-   */
-  readonly validates?: number;
   readonly subschemas?: { readonly shape: SubschemaShape; readonly applies: Application };
   /** Alternatives only: whether branches a value cannot match may be set aside (anyOf, oneOf: yes; if: no). */
   readonly selectable?: boolean;
@@ -220,14 +204,12 @@ export const KEYWORDS: readonly KeywordDefinition[] = [
   },
   {
     name: "multipleOf",
-    validates: VALUE_NUMBER,
     // A positive integer step admits only integers.
     reading: (value) =>
       typeof value === "number" && Number.isInteger(value) && value > 0 ? R_INTEGER : R_DROP,
   },
   {
     name: "required",
-    validates: VALUE_OBJECT,
     objectCheck: (value) => {
       if (!Array.isArray(value)) return true;
       const parts: Predicate[] = [];
@@ -237,7 +219,6 @@ export const KEYWORDS: readonly KeywordDefinition[] = [
   },
   {
     name: "properties",
-    validates: VALUE_OBJECT,
     subschemas: map("members"),
     // Discriminated unions: a member whose subschema requires a `const`/`enum`.
     objectCheck: (value, context) => {
@@ -250,67 +231,42 @@ export const KEYWORDS: readonly KeywordDefinition[] = [
       return and(parts);
     },
   },
-  { name: "patternProperties", validates: VALUE_OBJECT, subschemas: map("members") },
-  { name: "additionalProperties", validates: VALUE_OBJECT, subschemas: schema("members") },
-  { name: "unevaluatedProperties", validates: VALUE_OBJECT, subschemas: schema("members") },
-  { name: "additionalItems", validates: VALUE_ARRAY, subschemas: schema("elements") },
-  { name: "unevaluatedItems", validates: VALUE_ARRAY, subschemas: schema("elements") },
-  { name: "contains", validates: VALUE_ARRAY, subschemas: schema("none") },
+  { name: "patternProperties", subschemas: map("members") },
+  { name: "additionalProperties", subschemas: schema("members") },
+  { name: "unevaluatedProperties", subschemas: schema("members") },
+  { name: "additionalItems", subschemas: schema("elements") },
+  { name: "unevaluatedItems", subschemas: schema("elements") },
+  { name: "contains", subschemas: schema("none") },
   { name: "not", subschemas: schema("none") },
-  // `if` chooses between then/else (an absent one is `true`): by the object value's members where
-  // they decide it (./conditions.ts), else both are the alternatives.
+  // `if` chooses between then/else (an absent one is `true`): by an object value's members where
+  // its branch predicate decides it (./object-info.ts), else both are the alternatives.
   { name: "if", subschemas: schema("alternatives"), selectable: false },
   { name: "then", subschemas: schema("none") },
   { name: "else", subschemas: schema("none") },
-  { name: "propertyNames", validates: VALUE_OBJECT, subschemas: schema("none") },
+  { name: "propertyNames", subschemas: schema("none") },
   { name: "contentSchema", subschemas: schema("none") },
   { name: "allOf", subschemas: list("in-place") },
   { name: "anyOf", subschemas: list("alternatives"), selectable: true },
   { name: "oneOf", subschemas: list("alternatives"), selectable: true },
-  { name: "prefixItems", validates: VALUE_ARRAY, subschemas: list("elements") },
+  { name: "prefixItems", subschemas: list("elements") },
   {
     name: "items",
-    validates: VALUE_ARRAY,
     subschemas: { shape: "schema-or-list", applies: "elements" },
   },
   { name: "$ref", subschemas: schema("in-place") },
   { name: "$dynamicRef", subschemas: schema("in-place") },
   { name: "$recursiveRef", subschemas: schema("in-place") },
   { name: "discriminator", branchCheck: discriminatorCheck },
-  // Validation keywords the reader reads nowhere else: what they constrain, for `if` conditions.
-  ...["minLength", "maxLength", "pattern", "contentEncoding", "contentMediaType"].map((name) => ({
-    name,
-    validates: VALUE_STRING,
-  })),
-  { name: "format", validates: VALUE_STRING | VALUE_NUMBER },
-  ...["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"].map((name) => ({
-    name,
-    validates: VALUE_NUMBER,
-  })),
-  ...["minProperties", "maxProperties", "dependentRequired"].map((name) => ({
-    name,
-    validates: VALUE_OBJECT,
-  })),
-  ...["minItems", "maxItems", "uniqueItems", "minContains", "maxContains"].map((name) => ({
-    name,
-    validates: VALUE_ARRAY,
-  })),
   { name: "$defs", subschemas: map("none") },
   { name: "definitions", subschemas: map("none") },
   // A dependent schema applies in place to an object that has its key: chosen by the key's presence.
   { name: "dependentSchemas", subschemas: map("alternatives"), selectable: false },
   {
     name: "dependencies",
-    validates: VALUE_OBJECT,
     subschemas: map("alternatives"),
     selectable: false,
   },
 ];
-
-/** The table by keyword name. */
-export const KEYWORD_BY_NAME: ReadonlyMap<string, KeywordDefinition> = new Map(
-  KEYWORDS.map((k) => [k.name, k]),
-);
 
 function sizeOfCheck(p: Predicate): number {
   return typeof p === "boolean" ? 0 : p.size;
