@@ -188,6 +188,47 @@ describe("30 levels of nested anyOf", () => {
   });
 });
 
+describe("hostile if conditions: read within their own budget, else undecided (both branches)", () => {
+  const then = { properties: { n: { type: "integer" } } };
+  const otherwise = { properties: { n: { type: "number" } } };
+  let deep: unknown = { properties: { kind: { const: "a" } }, required: ["kind"] };
+  for (let i = 0; i < 100_000; i++) deep = { not: deep };
+  const names = Array.from({ length: 100_000 }, (_, i) => `k${i}`);
+  const rows: [name: string, schema: unknown, out: string, notes: string[]][] = [
+    [
+      "an if 100,000 `not`s deep",
+      { if: deep, then, else: otherwise },
+      '{"kind":"a","n":1}',
+      ["ambiguous-number /n"],
+    ],
+    [
+      "an if with 100,000 properties",
+      { if: { properties: Object.fromEntries(names.map((k) => [k, { const: "a" }])) }, then },
+      '{"kind":"a","n":1}',
+      ["ambiguous-number /n"],
+    ],
+    [
+      "an if with a 100,000-member enum",
+      { if: { properties: { kind: { enum: names } } }, then, else: otherwise },
+      '{"kind":"a","n":1}',
+      ["ambiguous-number /n"],
+    ],
+    [
+      "an if that refers to its own object",
+      { $defs: { c: { if: { $ref: "#/$defs/c" }, then, else: otherwise } }, $ref: "#/$defs/c" },
+      '{"kind":"a","n":1}',
+      ["ambiguous-number /n"],
+    ],
+  ];
+  for (const [name, schema, out, notes] of rows) {
+    test(name, () => {
+      const r = decode(schema, '{"kind":"a","n":1}');
+      expect({ out: r.out, notes: r.notes }).toEqual({ out, notes });
+      expect(r.ms).toBeLessThan(BOUND.big);
+    });
+  }
+});
+
 describe("patternProperties that backtrack catastrophically in JavaScript: linear in re2js", () => {
   const evilKey = `${"a".repeat(40)}!`;
   const longKey = `${"a".repeat(4000)}!`;

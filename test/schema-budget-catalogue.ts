@@ -111,6 +111,29 @@ export const HOSTILE_CASES: readonly HostileCase[] = [
     patterns: null,
   },
   {
+    // Each branch reaches the union again through a ref object of its own: once 2^(n+1) − 1 units.
+    name: "a union reached again through n distinct refs in its own branches: a number, a member, an element",
+    sizes: [11, 40, 160, 640],
+    make: (n) => ({
+      schema: {
+        $defs: {
+          union: {
+            anyOf: Array.from({ length: n }, () => ({ anyOf: [{ $ref: "#/$defs/union" }] })),
+            properties: { a: { type: "integer" } },
+            items: { type: "integer" },
+          },
+        },
+        properties: {
+          n: { $ref: "#/$defs/union" },
+          o: { $ref: "#/$defs/union" },
+          l: { $ref: "#/$defs/union" },
+        },
+      },
+      args: { n: 1, o: { a: 1 }, l: [1] },
+    }),
+    patterns: null,
+  },
+  {
     name: "a recursive anyOf n levels deep, over arguments n levels deep",
     sizes: [10, 40, 160],
     make: (n) => {

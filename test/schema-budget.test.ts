@@ -57,6 +57,14 @@ const PINNED: Record<string, readonly (readonly [number, number, number])[]> = {
     [4000, 20064, 1],
     [16000, 20064, 1],
   ],
+  // Was 2^(n+1) − 1 units per position: n = 11 already too complex at all three positions.
+  "a union reached again through n distinct refs in its own branches: a number, a member, an element":
+    [
+      [11, 601, 0],
+      [40, 2109, 0],
+      [160, 8349, 0],
+      [640, 20576, 1],
+    ],
   "a recursive anyOf n levels deep, over arguments n levels deep": [
     [10, 122, 0],
     [40, 272, 0],

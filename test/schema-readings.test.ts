@@ -167,10 +167,10 @@ const memberRows: Row[] = [
     { "/v": "ambiguous" },
   ],
   [
-    "if/then only: the present one",
+    "if/then only: the absent else is true (a number's if is not evaluated)",
     JSON.parse('{"if":{"minimum":10},"then":{"type":"integer"}}'),
     "4",
-    { "/v": "integer" },
+    { "/v": "ambiguous" },
   ],
   [
     "then without if is ignored",

@@ -9,13 +9,7 @@
 // A branch's checks are compiled once into a predicate (a small and/or tree);
 // per value only the predicate is evaluated.
 import { isRecord } from "./keywords.js";
-import {
-  type Disjunction,
-  expansion,
-  K_FALSE,
-  type NodeBase,
-  type SchemaObjectNode,
-} from "./nodes.js";
+import { Disjunction, expansion, K_FALSE, type NodeBase, type SchemaObjectNode } from "./nodes.js";
 import { and, or, type Predicate } from "./predicates.js";
 import {
   type CheckContext,
@@ -36,32 +30,48 @@ function ownValuePredicate(s: SchemaObjectNode): Predicate {
 }
 
 /** Op: the value predicate of a node (a member's schema): own const/enum, through refs, allOf, anyOf/oneOf. */
-export class ValuePredicateOp extends Op<NodeBase, Predicate> {
-  compute(n: NodeBase, work: Work): Predicate {
+export class ValuePredicateOp extends Op<NodeBase | Disjunction, Predicate> {
+  compute(n: NodeBase | Disjunction, work: Work): Predicate {
+    if (n instanceof Disjunction) return branchesPredicate(n, work, this, () => true);
     const expanded = expansion(n, work);
     if (expanded.hasFalse) return false;
     const parts: Predicate[] = [];
     for (const s of expanded.schemaObjects) parts.push(ownValuePredicate(s));
     for (const d of expanded.disjunctions)
-      if (d.selectable) parts.push(branchesPredicate(d, work, this, () => true));
+      if (d.selectable) parts.push(unionPredicate(d, work, this));
     return and(parts);
   }
 }
 
-/** OR over a disjunction's branches (cut branches contribute nothing; all cut → true). */
+/** A disjunction's predicate, computed in a frame of its own (cut when met again inside its branches: true). */
+function unionPredicate(d: Disjunction, work: Work, op: Op<NodeBase | Disjunction, Predicate>) {
+  const p = run(work, op, d, false);
+  return p === DROPPED ? true : p;
+}
+
+/**
+ * OR over a disjunction's branches (cut branches contribute nothing; all cut
+ * → true); each branch's own predicate goes to `each` when given.
+ */
 function branchesPredicate(
   d: Disjunction,
   work: Work,
-  op: Op<NodeBase, Predicate>,
+  op: Op<NodeBase | Disjunction, Predicate>,
   extra: (i: number) => Predicate,
+  each?: Predicate[],
 ): Predicate {
   const alts: Predicate[] = [];
   let any = false;
   for (let i = 0; i < d.branches.length; i++) {
     const p = run(work, op, d.branches[i]!);
-    if (p === DROPPED) continue;
+    if (p === DROPPED) {
+      each?.push(true);
+      continue;
+    }
     any = true;
-    alts.push(and([p, extra(i)]));
+    const q = and([p, extra(i)]);
+    each?.push(q);
+    alts.push(q);
   }
   return any ? or(alts) : true;
 }
@@ -95,12 +105,20 @@ function ownObjectPredicate(
  * also holds this computation's memos of what is derived from it (own
  * predicates, kept branches), so nothing budgeted outlives the computation.
  */
-export class ObjectPredicateOp extends Op<NodeBase, Predicate> {
+export class ObjectPredicateOp extends Op<NodeBase | Disjunction, Predicate> {
   private readonly valuePredicates = new ValuePredicateOp();
   private readonly own = new Map<SchemaObjectNode, Predicate>();
   readonly branchPredicates = new Map<Disjunction, readonly Predicate[]>();
   readonly kept = new Map<Disjunction, readonly NodeBase[]>();
-  compute(n: NodeBase, work: Work): Predicate {
+  compute(n: NodeBase | Disjunction, work: Work): Predicate {
+    if (n instanceof Disjunction) {
+      // Computed with nothing below it on the stack: its branches' predicates are what
+      // branchPredicatesOf gives (with a recursion into the union itself cut, as anywhere).
+      const each: Predicate[] | undefined = this.stack.size === 1 ? [] : undefined;
+      const p = branchesPredicate(n, work, this, (i) => discriminatorPredicate(n, i), each);
+      if (each !== undefined) this.branchPredicates.set(n, each);
+      return p;
+    }
     if (n.kind === K_FALSE) return false;
     const expanded = expansion(n, work);
     if (expanded.hasFalse) return false;
@@ -113,36 +131,44 @@ export class ObjectPredicateOp extends Op<NodeBase, Predicate> {
       }
       parts.push(p);
     }
-    for (const d of expanded.disjunctions) {
-      if (d.selectable)
-        parts.push(branchesPredicate(d, work, this, (i) => discriminatorPredicate(d, i)));
-    }
+    for (const d of expanded.disjunctions)
+      if (d.selectable) parts.push(unionPredicate(d, work, this));
     return and(parts);
   }
 }
 
 /** Op: whether an array value can possibly match a node (JSON type only); holds its computation's kept branches. */
-export class ArrayAdmitsOp extends Op<NodeBase, boolean> {
+export class ArrayAdmitsOp extends Op<NodeBase | Disjunction, boolean> {
   readonly kept = new Map<Disjunction, readonly NodeBase[]>();
-  compute(n: NodeBase, work: Work): boolean {
+  compute(n: NodeBase | Disjunction, work: Work): boolean {
+    if (n instanceof Disjunction) {
+      // Computed with nothing below it on the stack: its kept branches are what keptForArray gives.
+      const top = this.stack.size === 1;
+      const admitted: NodeBase[] = [];
+      let any = false;
+      let ok = false;
+      for (const b of n.branches) {
+        const r = run(work, this, b);
+        if (r === DROPPED) {
+          if (top) admitted.push(b);
+          continue;
+        }
+        any = true;
+        if (r) {
+          if (!top) return true;
+          ok = true;
+          admitted.push(b);
+        }
+      }
+      if (top) this.kept.set(n, admitted.length === 0 ? n.branches : admitted);
+      return !any || ok;
+    }
     if (n.kind === K_FALSE) return false;
     const expanded = expansion(n, work);
     if (expanded.hasFalse) return false;
     for (const s of expanded.schemaObjects) if (!ownAdmitsArray(s.raw)) return false;
     for (const d of expanded.disjunctions) {
-      if (!d.selectable) continue;
-      let any = false;
-      let ok = false;
-      for (const b of d.branches) {
-        const r = run(work, this, b);
-        if (r === DROPPED) continue;
-        any = true;
-        if (r) {
-          ok = true;
-          break;
-        }
-      }
-      if (any && !ok) return false;
+      if (d.selectable && run(work, this, d, false) === false) return false;
     }
     return true;
   }
@@ -161,11 +187,13 @@ export function branchPredicatesOf(
 ): readonly Predicate[] {
   const found = objectPredicates.branchPredicates.get(d);
   if (found !== undefined) return found;
+  // In a frame of the union's own, so a branch that reaches it again is cut once, not per branch.
+  if (objectPredicates.stack.size === 0) run(work, objectPredicates, d, false);
+  const known = objectPredicates.branchPredicates.get(d);
+  if (known !== undefined) return known;
+  // The union's predicate was memoized before (its branches need no frame of it: no recursion).
   const out: Predicate[] = [];
-  for (let i = 0; i < d.branches.length; i++) {
-    const p = run(work, objectPredicates, d.branches[i]!);
-    out.push(p === DROPPED ? true : and([p, discriminatorPredicate(d, i)]));
-  }
+  branchesPredicate(d, work, objectPredicates, (i) => discriminatorPredicate(d, i), out);
   objectPredicates.branchPredicates.set(d, out);
   return out;
 }
@@ -196,8 +224,12 @@ export function keptForArray(
 ): readonly NodeBase[] {
   const found = arrayAdmits.kept.get(d);
   if (found !== undefined) return found;
-  let kept = d.branches;
+  let kept = d.forOthers;
   if (d.selectable) {
+    // In a frame of the union's own, as branchPredicatesOf.
+    if (arrayAdmits.stack.size === 0) run(work, arrayAdmits, d, false);
+    const known = arrayAdmits.kept.get(d);
+    if (known !== undefined) return known;
     kept = d.branches.filter((b) => run(work, arrayAdmits, b) !== false);
     if (kept.length === 0) kept = d.branches;
   }

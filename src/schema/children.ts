@@ -17,7 +17,7 @@ import {
 import type { JsonSchemaObject } from "./json-schema.js";
 import { isRecord, ownKeyword } from "./keywords.js";
 import {
-  type Disjunction,
+  Disjunction,
   type Doc,
   expansion,
   K_FALSE,
@@ -116,30 +116,44 @@ export const CUT_NODE = new NodeBase(K_UNKNOWN, true, null);
 export type View = ReadonlyMap<Disjunction, readonly NodeBase[]>;
 
 /**
- * The child node from the schemaObjects' children (`members`) and each disjunction's
- * kept branches. A branch whose child is a cut recursion contributes nothing;
- * when that is all there is, the result is the CUT_NODE marker (never
- * returned by the public calls).
+ * The child node from the schema objects' children (`members`) and each
+ * disjunction's (a frame of `op`, see {@link unionChild}). A disjunction whose
+ * child is a cut recursion contributes nothing; when that is all there is,
+ * the result is the CUT_NODE marker (never returned by the public calls).
  */
 function childOf(
   doc: Doc,
   work: Work,
-  op: Op<NodeBase, NodeBase>,
+  op: Op<NodeBase | Disjunction, NodeBase>,
   disjunctions: readonly Disjunction[],
   members: NodeBase[],
-  kept: (d: Disjunction) => readonly NodeBase[],
 ): NodeBase {
   let cut = false;
   for (const d of disjunctions) {
-    const alts: NodeBase[] = [];
-    for (const b of kept(d)) {
-      const c = run(work, op, b);
-      if (c !== DROPPED && c !== CUT_NODE) alts.push(c);
-    }
-    if (alts.length > 0) members.push(makeAny(doc, alts, work));
-    else cut = true;
+    const c = run(work, op, d, false);
+    if (c === DROPPED || c === CUT_NODE) cut = true;
+    else members.push(c);
   }
   return members.length === 0 && cut ? CUT_NODE : makeAll(doc, members, work);
+}
+
+/**
+ * The child of a disjunction: the disjunction of its kept branches'
+ * children. A branch whose child is a cut recursion contributes nothing;
+ * CUT_NODE when none contributes.
+ */
+function unionChild(
+  doc: Doc,
+  work: Work,
+  op: Op<NodeBase | Disjunction, NodeBase>,
+  kept: readonly NodeBase[],
+): NodeBase {
+  const alts: NodeBase[] = [];
+  for (const b of kept) {
+    const c = run(work, op, b);
+    if (c !== DROPPED && c !== CUT_NODE) alts.push(c);
+  }
+  return alts.length > 0 ? makeAny(doc, alts, work) : CUT_NODE;
 }
 
 /**
@@ -184,15 +198,14 @@ function ownEvaluates(s: SchemaObjectNode, key: string, work: Work): boolean {
 }
 
 /** Op: does any in-place subschema of a node (kept branches only) evaluate member `key`? */
-class EvaluatesKeyOp extends Op<NodeBase, boolean> {
+class EvaluatesKeyOp extends Op<NodeBase | Disjunction, boolean> {
   constructor(
     private readonly key: string,
     private readonly kept: (d: Disjunction, w: Work) => readonly NodeBase[],
   ) {
     super();
   }
-  compute(n: NodeBase, work: Work): boolean {
-    const expanded = expansion(n, work);
+  compute(n: NodeBase | Disjunction, work: Work): boolean {
     // One subschema that evaluates the key settles the answer, whatever another's pattern would
     // say: an unevaluated pattern makes it undecided only when none does, so the answer does not
     // depend on the order of the subschemas (allOf [A, B] as allOf [B, A]).
@@ -206,19 +219,23 @@ class EvaluatesKeyOp extends Op<NodeBase, boolean> {
         return false;
       }
     };
-    for (const s of expanded.schemaObjects)
-      if (evaluates(() => ownEvaluates(s, this.key, work))) return true;
-    for (const d of expanded.disjunctions) {
-      for (const b of this.kept(d, work))
+    if (n instanceof Disjunction) {
+      for (const b of this.kept(n, work))
         if (evaluates(() => run(work, this, b) === true)) return true;
+    } else {
+      const expanded = expansion(n, work);
+      for (const s of expanded.schemaObjects)
+        if (evaluates(() => ownEvaluates(s, this.key, work))) return true;
+      for (const d of expanded.disjunctions)
+        if (evaluates(() => run(work, this, d, false) === true)) return true;
     }
     if (undecided) throw PATTERN_UNDECIDED;
     return false;
   }
 }
 
-/** Op: the node of member `key` of an object value at a node, under a view (null: the static one). */
-export class ObjectChildOp extends Op<NodeBase, NodeBase> {
+/** Op: the node of member `key` of an object value at a node (or a disjunction), under a view (null: the static one). */
+export class ObjectChildOp extends Op<NodeBase | Disjunction, NodeBase> {
   private evaluates: EvaluatesKeyOp | undefined;
   constructor(
     private readonly doc: Doc,
@@ -231,11 +248,12 @@ export class ObjectChildOp extends Op<NodeBase, NodeBase> {
   private kept = (d: Disjunction, w: Work): readonly NodeBase[] =>
     this.view?.get(d) ?? keptForObject(d, w, this.objectPredicates);
 
-  compute(n: NodeBase, work: Work): NodeBase {
+  compute(n: NodeBase | Disjunction, work: Work): NodeBase {
+    if (n instanceof Disjunction) return unionChild(this.doc, work, this, this.kept(n, work));
     const members: NodeBase[] = [];
     const expanded = expansion(n, work);
     for (const s of expanded.schemaObjects) this.ownChildren(s, members, work);
-    return childOf(this.doc, work, this, expanded.disjunctions, members, (d) => this.kept(d, work));
+    return childOf(this.doc, work, this, expanded.disjunctions, members);
   }
 
   private ownChildren(s: SchemaObjectNode, out: NodeBase[], work: Work): void {
@@ -262,27 +280,29 @@ function ownEvaluatesItem(s: SchemaObjectNode, i: number): boolean {
   return (k.prefix !== undefined && i < k.prefix.length) || k.rest !== undefined;
 }
 
-/** Op: does any in-place subschema of a node evaluate element `i`? */
-class EvaluatesItemOp extends Op<NodeBase, boolean> {
+/** Op: does any in-place subschema of a node (or a disjunction's kept branches) evaluate element `i`? */
+class EvaluatesItemOp extends Op<NodeBase | Disjunction, boolean> {
   constructor(
     private readonly index: number,
     private readonly arrayAdmits: ArrayAdmitsOp,
   ) {
     super();
   }
-  compute(n: NodeBase, work: Work): boolean {
+  compute(n: NodeBase | Disjunction, work: Work): boolean {
+    if (n instanceof Disjunction) {
+      for (const b of keptForArray(n, work, this.arrayAdmits))
+        if (run(work, this, b) === true) return true;
+      return false;
+    }
     const expanded = expansion(n, work);
     for (const s of expanded.schemaObjects) if (ownEvaluatesItem(s, this.index)) return true;
-    for (const d of expanded.disjunctions) {
-      for (const b of keptForArray(d, work, this.arrayAdmits))
-        if (run(work, this, b) === true) return true;
-    }
+    for (const d of expanded.disjunctions) if (run(work, this, d, false) === true) return true;
     return false;
   }
 }
 
-/** Op: the node of element `index` of an array value at a node. */
-export class ArrayChildOp extends Op<NodeBase, NodeBase> {
+/** Op: the node of element `index` of an array value at a node (or a disjunction). */
+export class ArrayChildOp extends Op<NodeBase | Disjunction, NodeBase> {
   private evaluates: EvaluatesItemOp | undefined;
   constructor(
     private readonly doc: Doc,
@@ -291,13 +311,13 @@ export class ArrayChildOp extends Op<NodeBase, NodeBase> {
   ) {
     super();
   }
-  compute(n: NodeBase, work: Work): NodeBase {
+  compute(n: NodeBase | Disjunction, work: Work): NodeBase {
+    if (n instanceof Disjunction)
+      return unionChild(this.doc, work, this, keptForArray(n, work, this.arrayAdmits));
     const members: NodeBase[] = [];
     const expanded = expansion(n, work);
     for (const s of expanded.schemaObjects) this.ownChildren(s, members, work);
-    return childOf(this.doc, work, this, expanded.disjunctions, members, (d) =>
-      keptForArray(d, work, this.arrayAdmits),
-    );
+    return childOf(this.doc, work, this, expanded.disjunctions, members);
   }
 
   private ownChildren(s: SchemaObjectNode, out: NodeBase[], work: Work): void {

@@ -29,12 +29,23 @@
 // - Conjunction (own keywords, each `allOf` item, `$ref`/`$dynamicRef`/
 //   `$recursiveRef` targets beside their siblings): none wins, then integer,
 //   then ambiguous, then number, then unknown.
-// - Disjunction (`anyOf`, `oneOf`, `if`'s present `then`/`else`): none branches
+// - Disjunction (`anyOf`, `oneOf`, a conditional's branches): none branches
 //   are ignored; only integer → integer; only number → number; only unknown →
 //   unknown; integer with number or unknown → ambiguous; number with unknown →
 //   number; anything with ambiguous → ambiguous; all none → none. A non-whole
 //   value never satisfies an integer branch: such branches are set aside first,
 //   unless nothing admitting numbers would be left.
+// - Conditionals: `if` chooses `then` when the value satisfies it and `else`
+//   when not, an absent one being `true` (anything); a `dependentSchemas`/
+//   `dependencies` schema applies to an object that has its key and to no
+//   other value. At an object's position the `if`'s branch predicate (the
+//   one below, by which anyOf/oneOf branches are set aside) decides: failing,
+//   `else`; holding, `then` when the `if` has only `type`, `required` and
+//   `properties` whose members are `true`, `false` or tags (`const`/`enum` of
+//   strings, booleans, null, with a `type` admitting them; annotations
+//   aside), which the predicate decides exactly; else both. Reading the
+//   predicate costs at most CONDITION_BUDGET (1,000) units (past it: both).
+//   At a number's or an array's position both branches are the disjunction.
 // - "none" reads as unknown to the writer.
 // - Before combining the branches of an `anyOf`/`oneOf` for an object value,
 //   branches it cannot match are set aside: wrong JSON type, a `const`/`enum`
@@ -49,7 +60,7 @@
 //   else `additionalProperties`, else `unevaluatedProperties` (when no in-place
 //   subschema evaluated the key). Elements: `prefixItems[i]` then `items`;
 //   draft-07 `items` array then `additionalItems`; `items`; else
-//   `unevaluatedItems`. `contains`, `not`, `dependentSchemas` are ignored. The
+//   `unevaluatedItems`. `contains` and `not` are ignored. The
 //   member of a conjunction/disjunction is the conjunction/disjunction of the
 //   members (a branch silent about the key contributes unknown).
 // - `$ref`: `#`, JSON Pointers (`~0`, `~1`, %-escapes), `$anchor`,
@@ -58,8 +69,10 @@
 //   matching `$dynamicAnchor`; `$recursiveRef` goes to the root when both set
 //   `$recursiveAnchor`. Nothing is ever fetched: an unresolved ref reads as
 //   unknown and notes `schema-ref-unresolved` at the position it applies to.
-// - Recursion terminates: a node met again at the same position contributes
-//   nothing; at most MAX_DEPTH (200) nested applicators are followed.
+// - Recursion terminates: a node, or a disjunction, met again at the same
+//   position contributes nothing; at most MAX_DEPTH (200) nested applicators
+//   are followed. Each node and disjunction is computed once per question
+//   (./work.ts), so a recursive union costs units linear in its branches.
 // - Budget: one per call (a SchemaReader), CALL_BUDGET (20,000) units plus
 //   POSITION_ALLOWANCE (64) per position read, charged for schema nodes
 //   visited, branches tried, members composed, and pattern tests in proportion

@@ -6,7 +6,7 @@
 // finished computations with their cost (./reader.ts charges that cost to
 // every call that uses them, so sharing them changes no output).
 import type { JsonSchemaObject } from "./json-schema.js";
-import { isRecord, isSchema, ownKeyword } from "./keywords.js";
+import { isRecord, ownKeyword } from "./keywords.js";
 import type { Predicate } from "./predicates.js";
 import {
   buildIndex,
@@ -118,16 +118,30 @@ export class DisjunctionNode extends NodeBase {
   }
 }
 
-/** A disjunction in a node's expansion: `anyOf`, `oneOf`, `if`'s then/else, or an Any node. */
+/**
+ * A disjunction in a node's expansion: `anyOf`, `oneOf`, an Any node, or a
+ * conditional: `if`'s [then, else] or a dependent schema's [schema, true].
+ */
 export class Disjunction {
   readonly id = nextId++;
   constructor(
     readonly branches: readonly NodeBase[],
-    /** anyOf/oneOf/Any: branches the value cannot match are set aside; if/then/else: never. */
+    /** anyOf/oneOf/Any: branches the value cannot match are set aside; a conditional: never (its condition chooses). */
     readonly selectable: boolean,
     /** Per branch: what the schema object's own keywords require of it (`discriminator`); undefined: nothing. */
     readonly branchChecks: readonly Predicate[] | undefined,
+    /**
+     * A conditional's choice: the `if` node (branch 0 when a value satisfies
+     * it, else branch 1), or a dependent schema's key (branch 0 when an
+     * object has it; any other value takes branch 1).
+     */
+    readonly condition: NodeBase | string | undefined = undefined,
   ) {}
+
+  /** The branches a value other than an object may take (a dependent schema never applies to one). */
+  get forOthers(): readonly NodeBase[] {
+    return typeof this.condition === "string" ? this.branches.slice(1) : this.branches;
+  }
 }
 
 /** A node's in-place structure: the schema objects that all apply, and the disjunctions that apply. */
@@ -307,7 +321,15 @@ const SELECTABLE_KEYWORDS = KEYWORDS.filter(
   (k) => k.subschemas?.applies === "alternatives" && k.selectable === true,
 ).map((k) => k.name);
 
-/** anyOf, oneOf and if's then/else of one schema object (memoized). */
+/** `dependentSchemas`, `dependencies`: alternatives keyed by a member's name. */
+const DEPENDENT_KEYWORDS = KEYWORDS.filter(
+  (k) =>
+    k.subschemas?.applies === "alternatives" &&
+    k.subschemas.shape === "map" &&
+    k.selectable === false,
+).map((k) => k.name);
+
+/** anyOf, oneOf, if's then/else and dependent schemas of one schema object (memoized). */
 export function disjunctionsOf(s: SchemaObjectNode): readonly Disjunction[] {
   if (s.ownDisjunctions !== undefined) return s.ownDisjunctions;
   if (!hasAnyKeyword(s.raw, ALTERNATIVE_KEYWORDS)) {
@@ -315,6 +337,7 @@ export function disjunctionsOf(s: SchemaObjectNode): readonly Disjunction[] {
     return NONE;
   }
   const out: Disjunction[] = [];
+  const doc = s.doc!;
   for (const k of SELECTABLE_KEYWORDS) {
     const list = ownKeyword(s.raw, k);
     if (!Array.isArray(list)) continue;
@@ -330,13 +353,25 @@ export function disjunctionsOf(s: SchemaObjectNode): readonly Disjunction[] {
       out.push(new Disjunction(branches, true, ownBranchChecks(s.raw, raws)));
     }
   }
-  if (isSchema(ownKeyword(s.raw, "if"))) {
-    const branches: NodeBase[] = [];
-    for (const k of ["then", "else"]) {
-      const n = s.doc!.nodeFor(ownKeyword(s.raw, k), s.base);
-      if (n !== undefined) branches.push(n);
+  const condition = doc.nodeFor(ownKeyword(s.raw, "if"), s.base);
+  if (condition !== undefined) {
+    // An absent (or malformed) then/else is `true`: a value the other does not apply to is free.
+    const then = doc.nodeFor(ownKeyword(s.raw, "then"), s.base);
+    const otherwise = doc.nodeFor(ownKeyword(s.raw, "else"), s.base);
+    if (then !== undefined || otherwise !== undefined) {
+      const branches = [then ?? UNKNOWN_NODE_IMPL, otherwise ?? UNKNOWN_NODE_IMPL];
+      out.push(new Disjunction(branches, false, undefined, condition));
     }
-    if (branches.length > 0) out.push(new Disjunction(branches, false, undefined));
+  }
+  for (const k of DEPENDENT_KEYWORDS) {
+    const map = ownKeyword(s.raw, k);
+    if (!isRecord(map)) continue;
+    for (const key of Object.keys(map)) {
+      // `dependencies` also holds lists of names (dependentRequired): no schema, nothing to read.
+      const n = doc.nodeFor(map[key], s.base);
+      if (n === undefined || n.isUnknown) continue;
+      out.push(new Disjunction([n, UNKNOWN_NODE_IMPL], false, undefined, key));
+    }
   }
   s.ownDisjunctions = out;
   return out;

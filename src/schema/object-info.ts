@@ -10,12 +10,13 @@ import {
   ObjectPredicateOp,
 } from "./branch-filter.js";
 import { arrayKeywordsOf, objectKeywordsOf, type View } from "./children.js";
+import { hasMember, isRecord, ownKeyword } from "./keywords.js";
 import {
   type Disjunction,
   type Expansion,
   expansion,
   type NodeBase,
-  type SchemaObjectNode,
+  SchemaObjectNode,
 } from "./nodes.js";
 import {
   type BranchIndex,
@@ -26,12 +27,30 @@ import {
   predicateKeys,
 } from "./predicates.js";
 import type { ObjectProbe } from "./types.js";
-import type { Work } from "./work.js";
+import { typeNames } from "./vocabulary.js";
+import { DROPPED, isWorkExceeded, run, Work } from "./work.js";
+
+/** Most units reading one `if`'s condition may cost (see conditionOf). */
+export const CONDITION_BUDGET = 1000;
+
+/**
+ * What decides a conditional for an object: its `if`'s branch predicate
+ * (./branch-filter.ts), which fails only for an object the `if` fails, and
+ * holds only for one it holds for when `exact`; a dependent schema's key.
+ * Not holding: branch 1 (`else`); holding: branch 0 (`then`) when exact, else
+ * both.
+ */
+export interface Condition {
+  readonly predicate: Predicate;
+  readonly exact: boolean;
+}
 
 /** A disjunction whose kept branches depend on the object's content. */
 export interface DynamicDisjunction {
   readonly disjunction: Disjunction;
   readonly predicates: readonly Predicate[];
+  /** A conditional's condition: branch 0 when it holds, 1 when not, both when undecided. */
+  readonly condition?: Condition;
   /** Branches by a discriminating member's value, when there is one. */
   readonly index: BranchIndex | undefined;
   /** Kept branch indices without looking at the content ("0,2,"). */
@@ -124,6 +143,21 @@ export function computeObjectInfo(node: NodeBase, work: Work): ObjectInfo {
     },
     (d) => {
       const kept = keptForObject(d, work, objectPredicates);
+      if (d.condition !== undefined) {
+        const condition = conditionOf(d.condition, work);
+        // Never decided by the members: both branches, as without a view.
+        if (condition === undefined) return kept;
+        predicateKeys(condition.predicate, keys, valued);
+        dynamic.push({
+          disjunction: d,
+          predicates: [],
+          condition,
+          index: undefined,
+          staticKey: "0,1,",
+          allKey: "0,1,",
+        });
+        return kept;
+      }
       if (!d.selectable) return kept;
       const predicates = branchPredicatesOf(d, work, objectPredicates);
       if (predicates.every((p) => typeof p === "boolean")) return kept;
@@ -149,6 +183,64 @@ export function computeObjectInfo(node: NodeBase, work: Work): ObjectInfo {
     named: namedMembers(node, work),
   };
 }
+
+/**
+ * What decides a conditional for an object (see {@link Condition}): a
+ * dependent schema's key, or the `if`'s branch predicate, read within
+ * CONDITION_BUDGET units of its own; one that costs more (100,000 properties,
+ * a huge enum) is undefined: both branches apply, rather than the object's
+ * whole info being too complex.
+ */
+function conditionOf(when: NodeBase | string, work: Work): Condition | undefined {
+  if (typeof when === "string") return { predicate: { t: "has", key: when, size: 1 }, exact: true };
+  const own = new Work(
+    Math.min(CONDITION_BUDGET, work.limit - work.units),
+    work.patterns,
+    work.interned,
+  );
+  let condition: Condition | undefined;
+  try {
+    const p = run(own, new ObjectPredicateOp(), when);
+    condition = { predicate: p === DROPPED ? true : p, exact: exactIf(when, own) };
+  } catch (e) {
+    if (!isWorkExceeded(e)) throw e;
+  }
+  // A charge past the limit is counted before it throws: what was spent is at most the limit.
+  work.charge(Math.min(own.units, own.limit));
+  return condition;
+}
+
+/** Keywords of an `if` its branch predicate decides exactly (annotations aside). */
+const EXACT_IF = new Set(["type", "required", "properties", "title", "description", "$comment"]);
+/** Keywords of a member's schema there: a tag. */
+const EXACT_TAG = new Set(["const", "enum", "type", "title", "description", "$comment"]);
+
+/**
+ * True when the branch predicate of `if` node `n` holds exactly when an
+ * object satisfies it: `type`, `required`, and `properties` whose members
+ * are `true`, `false` or tags (`const`/`enum` of strings, booleans and null,
+ * with a `type` that admits them all). Charged the values it reads.
+ */
+function exactIf(n: NodeBase, work: Work): boolean {
+  if (!(n instanceof SchemaObjectNode)) return true;
+  const raw = n.raw;
+  if (!Object.keys(raw).every((k) => EXACT_IF.has(k))) return false;
+  const properties = ownKeyword(raw, "properties");
+  if (properties === undefined) return true;
+  if (!isRecord(properties)) return false;
+  return Object.keys(properties).every((key) => {
+    const tag = properties[key];
+    if (typeof tag === "boolean") return true;
+    if (!isRecord(tag) || !Object.keys(tag).every((k) => EXACT_TAG.has(k))) return false;
+    const values = hasMember(tag, "const") ? [tag.const] : tag.enum;
+    if (!Array.isArray(values)) return false;
+    work.charge(values.length);
+    const types = hasMember(tag, "type") ? typeNames(tag.type) : TAG_TYPES;
+    return values.every((v) => v !== undefined && types?.includes(v === null ? "null" : typeof v));
+  });
+}
+
+const TAG_TYPES: readonly string[] = ["string", "boolean", "null"];
 
 /** See ObjectInfo.named: through every branch, kept or not; undefined as soon as a pattern shows up. */
 function namedMembers(node: NodeBase, work: Work): ReadonlySet<string> | undefined {
@@ -238,6 +330,15 @@ export function selectBranches(
     const candidates =
       dynamic.index === undefined ? undefined : candidateBranches(dynamic.index, probe);
     let kept = "";
+    const condition = dynamic.condition;
+    if (condition !== undefined) {
+      work.charge(predicateSize(condition.predicate));
+      kept = !evalObject(condition.predicate, probe)
+        ? "1,"
+        : condition.exact
+          ? "0,"
+          : dynamic.allKey;
+    }
     const consider = (i: number) => {
       const p = predicates[i]!;
       work.charge(predicateSize(p));

@@ -3,6 +3,7 @@
 // (rules at the top of ./index.ts; the lattice in ./number-reading.ts).
 import {
   conjunctsOf,
+  Disjunction,
   disjunctionsOf,
   expansion,
   K_FALSE,
@@ -22,8 +23,8 @@ import {
 import { ownReading } from "./vocabulary.js";
 import { DROPPED, NOTE_UNRESOLVED, Op, run, type Work } from "./work.js";
 
-/** Op: the number reading of a node, for a whole or a non-whole value. */
-export class ReadOp extends Op<NodeBase, Reading> {
+/** Op: the number reading of a node (or of a disjunction's branches), for a whole or a non-whole value. */
+export class ReadOp extends Op<NodeBase | Disjunction, Reading> {
   constructor(private readonly whole: boolean) {
     super();
   }
@@ -37,7 +38,15 @@ export class ReadOp extends Op<NodeBase, Reading> {
     this.memo.set(n, { value: v, notes: 0 });
     return v;
   }
-  compute(n: NodeBase, work: Work): Reading {
+  compute(n: NodeBase | Disjunction, work: Work): Reading {
+    if (n instanceof Disjunction) {
+      let mask = 0;
+      for (const b of n.forOthers) {
+        const x = isLeaf(b) ? this.leaf(b, work) : run(work, this, b);
+        if (x !== DROPPED) mask |= readingBit(x);
+      }
+      return disjunction(mask, this.whole);
+    }
     if (n.kind === K_UNKNOWN) return R_UNKNOWN;
     if (n.kind === K_FALSE) return R_NONE;
     const expanded = expansion(n, work);
@@ -47,14 +56,9 @@ export class ReadOp extends Op<NodeBase, Reading> {
     for (const s of expanded.schemaObjects) r = conjunction(r, ownReading(s.raw, this.whole));
     let cut = false;
     for (const d of expanded.disjunctions) {
-      let mask = 0;
-      for (const b of d.branches) {
-        const x = isLeaf(b) ? this.leaf(b, work) : run(work, this, b);
-        if (x !== DROPPED) mask |= readingBit(x);
-      }
-      const x = disjunction(mask, this.whole);
-      if (x === R_DROP) cut = true;
-      r = conjunction(r, x);
+      const x = run(work, this, d, false);
+      if (x === DROPPED || x === R_DROP) cut = true;
+      else r = conjunction(r, x);
     }
     // Nothing said about numbers: unknown, unless all that was there is a cut
     // recursion, which contributes nothing.

@@ -31,7 +31,7 @@ export type SubschemaShape = "schema" | "list" | "map" | "schema-or-list";
 export type Application =
   /** At the same position, all of them (allOf, $ref). */
   | "in-place"
-  /** At the same position, one of them (anyOf, oneOf; if's then/else). */
+  /** At the same position, one of them (anyOf, oneOf; if's then/else; a dependent schema or nothing). */
   | "alternatives"
   /** To an object's members. */
   | "members"
@@ -238,7 +238,8 @@ export const KEYWORDS: readonly KeywordDefinition[] = [
   { name: "unevaluatedItems", subschemas: schema("elements") },
   { name: "contains", subschemas: schema("none") },
   { name: "not", subschemas: schema("none") },
-  // `if` itself is not read (it does not say which branch applies); its then/else are the alternatives.
+  // `if` chooses between then/else (an absent one is `true`): by an object value's members where
+  // its branch predicate decides it (./object-info.ts), else both are the alternatives.
   { name: "if", subschemas: schema("alternatives"), selectable: false },
   { name: "then", subschemas: schema("none") },
   { name: "else", subschemas: schema("none") },
@@ -248,15 +249,23 @@ export const KEYWORDS: readonly KeywordDefinition[] = [
   { name: "anyOf", subschemas: list("alternatives"), selectable: true },
   { name: "oneOf", subschemas: list("alternatives"), selectable: true },
   { name: "prefixItems", subschemas: list("elements") },
-  { name: "items", subschemas: { shape: "schema-or-list", applies: "elements" } },
+  {
+    name: "items",
+    subschemas: { shape: "schema-or-list", applies: "elements" },
+  },
   { name: "$ref", subschemas: schema("in-place") },
   { name: "$dynamicRef", subschemas: schema("in-place") },
   { name: "$recursiveRef", subschemas: schema("in-place") },
   { name: "discriminator", branchCheck: discriminatorCheck },
   { name: "$defs", subschemas: map("none") },
   { name: "definitions", subschemas: map("none") },
-  { name: "dependentSchemas", subschemas: map("none") },
-  { name: "dependencies", subschemas: map("none") },
+  // A dependent schema applies in place to an object that has its key: chosen by the key's presence.
+  { name: "dependentSchemas", subschemas: map("alternatives"), selectable: false },
+  {
+    name: "dependencies",
+    subschemas: map("alternatives"),
+    selectable: false,
+  },
 ];
 
 function sizeOfCheck(p: Predicate): number {

@@ -10,7 +10,16 @@
 // position) contributes nothing (DROPPED). A result that depended on such a
 // cut at a node lower on the stack is only valid while that part of the stack
 // stands, so it is kept in a memo checked against the stack frame it depends
-// on (exact, and linear for recursive unions).
+// on (exact).
+//
+// A disjunction (an anyOf, oneOf, if's then/else) is a frame of its own (run
+// with `deepens` false): met again while its branches are being computed (a
+// recursive union reached through a `$ref` beside it, at the same position)
+// it is cut like a node, and its result is memoized like a node's. Without
+// that, n branches that each reach the union again through distinct ref
+// objects were computed under every order of the stack, 2^n times; with it
+// each branch is computed once per union, so a recursive union costs units
+// linear in its branches (pinned in test/schema-budget.test.ts).
 
 import { isStackOverflow } from "../errors.js";
 import type { PatternEngine } from "../patterns/engine.js";
@@ -104,8 +113,12 @@ function addCuts(work: Work, cuts: readonly number[]): void {
   for (const c of cuts) if (!work.cuts.includes(c)) work.cuts = [...work.cuts, c];
 }
 
-/** Runs `op` on `node`: memo, cycle cut, budget, then compute and memoize. */
-export function run<N, T>(work: Work, op: Op<N, T>, node: N): T | typeof DROPPED {
+/**
+ * Runs `op` on `node`: memo, cycle cut, budget, then compute and memoize.
+ * `deepens` false: a frame that is neither charged nor counted towards
+ * MAX_DEPTH (a disjunction, whose branches' frames are).
+ */
+export function run<N, T>(work: Work, op: Op<N, T>, node: N, deepens = true): T | typeof DROPPED {
   const memo = op.memo.get(node);
   if (memo !== undefined) {
     work.notes |= memo.notes;
@@ -124,8 +137,14 @@ export function run<N, T>(work: Work, op: Op<N, T>, node: N): T | typeof DROPPED
     work.notes |= t.notes;
     return t.value;
   }
-  work.charge();
-  if (++work.depth > MAX_DEPTH) throw WORK_EXCEEDED;
+  // A disjunction's frame is paid for by its branches' (each charged as it runs).
+  if (deepens) work.charge();
+  const depth = deepens ? 1 : 0;
+  work.depth += depth;
+  if (work.depth > MAX_DEPTH) {
+    work.depth -= depth;
+    throw WORK_EXCEEDED;
+  }
   const index = op.stack.size;
   op.stack.set(node, index);
   op.frames[index] = ++serials;
@@ -138,7 +157,7 @@ export function run<N, T>(work: Work, op: Op<N, T>, node: N): T | typeof DROPPED
     value = op.compute(node, work);
   } catch (e) {
     op.stack.delete(node);
-    work.depth--;
+    work.depth -= depth;
     // The caller may go on (an undecided pattern beside a subschema that decides, see
     // ./children.ts): it finds its own cuts and notes as they were.
     work.cuts = outerCuts;
@@ -146,7 +165,7 @@ export function run<N, T>(work: Work, op: Op<N, T>, node: N): T | typeof DROPPED
     throw e;
   }
   op.stack.delete(node);
-  work.depth--;
+  work.depth -= depth;
   const cuts = work.cuts.length === 0 ? NO_CUTS : work.cuts.filter((c) => c < index);
   const notes = work.notes;
   if (cuts.length === 0) {
