@@ -62,3 +62,58 @@ describe("messages built without the generated file", () => {
     expect(MCPToolResultSchema.typeName).toBe("toolbridge.v1.MCPToolResult");
   });
 });
+
+describe("the init object's fields become the message's: a field of another type is message-invalid at its path", () => {
+  const call = toolCallFromJson as (init: unknown) => unknown;
+  const result = toolResultFromJson as (init: unknown) => unknown;
+  const thrown = (f: () => unknown) => {
+    try {
+      f();
+    } catch (e) {
+      const { name, code, path } = e as { name: string; code: string; path: string };
+      return { name, code, path };
+    }
+    return "returned";
+  };
+  const invalid = (path: string) => ({ name: "StructJsonError", code: "message-invalid", path });
+  test.each<[string, () => unknown, unknown]>([
+    ["call: null", () => call(null), invalid("")],
+    ["call: undefined", () => call(undefined), invalid("")],
+    ["call: an array", () => call([]), invalid("/name")],
+    ["call: no name", () => call({ argumentsJson: "{}" }), invalid("/name")],
+    ["call: a number as name", () => call({ name: 5, argumentsJson: "{}" }), invalid("/name")],
+    [
+      "call: a number as serverId",
+      () => call({ name: "a", serverId: 5, argumentsJson: "{}" }),
+      invalid("/serverId"),
+    ],
+    [
+      "call: null as serverId",
+      () => call({ name: "a", serverId: null, argumentsJson: "{}" }),
+      invalid("/serverId"),
+    ],
+    ["result: null", () => result(null), invalid("")],
+    ["result: a string", () => result("{}"), invalid("")],
+    [
+      "result: a number as actionId",
+      () => result({ actionId: 1, structuredContentJson: "{}" }),
+      invalid("/actionId"),
+    ],
+    [
+      "result: a string as isError",
+      () => result({ structuredContentJson: "{}", isError: "false" }),
+      invalid("/isError"),
+    ],
+  ])("%s", (_name, f, expected) => {
+    expect(thrown(f)).toEqual(expected);
+  });
+
+  test("optional fields left out (or undefined) take the message's defaults", () => {
+    expect(call({ name: "a", serverId: undefined, argumentsJson: "{}" })).toEqual(
+      create(CallMCPToolSchema, { name: "a", args: {}, rawArgsJson: "{}" }),
+    );
+    expect(result({ structuredContentJson: "{}", isError: undefined })).toEqual(
+      create(MCPToolResultSchema, { structuredContent: {}, rawStructuredContentJson: "{}" }),
+    );
+  });
+});

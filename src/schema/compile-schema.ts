@@ -510,12 +510,12 @@ function generateComparator(kept: Kept): Comparator | null {
     if (typeof v !== "object" || v === null) {
       code.push(
         v === 0
-          ? `if (${x} !== 0 || 1 / ${x} < 0) return false;`
-          : `if (${x} !== ${typeof v === "string" ? JSON.stringify(v) : String(v)}) return false;`,
+          ? `if(${x}!==0||1/${x}<0)return false;`
+          : `if(${x}!==${typeof v === "string" ? JSON.stringify(v) : String(v)})return false;`,
       );
       return true;
     }
-    code.push(`if (typeof ${x} !== "object" || ${x} === null) return false;`);
+    code.push(`if(typeof ${x}!=="object"||${x}===null)return false;`);
     const n = v.values.length;
     let post: string[] = [];
     // The built-ins by their global names: the engine inlines them, as it
@@ -523,28 +523,28 @@ function generateComparator(kept: Kept): Comparator | null {
     // keys are checked after its members are read: by then the engine knows
     // its shape from those reads, and the prototype is a constant to it.
     if (v.keys === null) {
-      code.push(`if (!Array.isArray(${x}) || ${x}.length !== ${n}) return false;`);
+      code.push(`if(!Array.isArray(${x})||${x}.length!==${n})return false;`);
       post = [
-        `if (Object.getPrototypeOf(${x}) !== ARRAY || ${x}[Symbol.iterator] !== ITERATOR) return false;`,
+        `if(Object.getPrototypeOf(${x})!==ARRAY||${x}[Symbol.iterator]!==ITERATOR)return false;`,
       ];
     } else {
       const keys = `K[${keyLists.push(v.keys) - 1}]`;
       // Each key position compared with its name written in: no list read per key.
       const cases = v.keys.map(
-        (k, j) => `case ${j}: if (k !== ${JSON.stringify(k)}) return false; continue;`,
+        (k, j) => `case ${j}:if(k!==${JSON.stringify(k)})return false;continue;`,
       );
-      code.push(`if (Array.isArray(${x})) return false;`);
+      code.push(`if(Array.isArray(${x}))return false;`);
       post = [
-        `{ const p = Object.getPrototypeOf(${x}); if (p !== OBJECT && p !== null) return false; }`,
-        `{ let i = 0; for (const k in ${x}) { switch (i++) { ${cases.join(" ")} } return false; }`,
-        `if (i !== ${n}) return false; }`,
+        `{const p=Object.getPrototypeOf(${x});if(p!==OBJECT&&p!==null)return false}`,
+        `{let i=0;for(const k in ${x}){switch(i++){${cases.join("")}}return false}`,
+        `if(i!==${n})return false}`,
       ];
-      if (v.names) post.push(`if (!sameNames(${x}, ${keys})) return false;`);
+      if (v.names) post.push(`if(!sameNames(${x},${keys}))return false;`);
     }
     for (let i = 0; i < n; i++) {
       const y = `v${++names}`;
       const key = v.keys === null ? String(i) : JSON.stringify(v.keys[i]);
-      code.push(`{ const ${y} = ${x}[${key}];`);
+      code.push(`{const ${y}=${x}[${key}];`);
       if (!emit(y, v.values[i]!)) return false;
       code.push("}");
     }

@@ -114,8 +114,8 @@ const valueEmitter: CodeEmitter = {
     slow: "call",
   },
   leaves: { string: (x) => x, boolean: (x) => x, null: "null" },
-  objectStart: "  const o = {};",
-  objectEnd: "  return o;",
+  objectStart: "const o = {};",
+  objectEnd: "return o;",
   member: (_, key, value) =>
     key === undefined
       ? `put(o, k, ${value});`
@@ -124,8 +124,8 @@ const valueEmitter: CodeEmitter = {
         : `o[${literal(key)}] = ${value};`,
   // Sized once (a growing array holds spare room: heap); the length is read at each element, as
   // the text code does, so an array that changed meanwhile ends where the text would.
-  arrayStart: "  const o = new Array(a.length);",
-  arrayEnd: "  if (o.length !== i) o.length = i;\n  return o;",
+  arrayStart: "const o = new Array(a.length);",
+  arrayEnd: "if (o.length !== i) o.length = i;\n  return o;",
   element: (value) => `o[i] = ${value};`,
   // A literal: the object gets its final shape at once (no transitions), the array its exact length.
   whole: (members, array) =>

@@ -57,13 +57,12 @@ export function toolCallFromJson(
   const opts = makeOptions(toolCallFromJsonDefaults, options, (o) =>
     checkOneOf("rawArgsJson", o.rawArgsJson, rawTextPolicies),
   );
-  const { value, keepText } = structField(init.argumentsJson, opts.rawArgsJson, opts);
-  return callMcpToolMessage(
-    init.serverId ?? "",
-    init.name,
-    value,
-    keepText ? init.argumentsJson : undefined,
-  );
+  checkMessage(init, "CallMCPTool");
+  const name = initField(init, "name", "string");
+  const serverId = initField(init, "serverId", "string", "");
+  const json = init.argumentsJson;
+  const { value, keepText } = structField(json, opts.rawArgsJson, opts);
+  return callMcpToolMessage(serverId, name, value, keepText ? json : undefined);
 }
 
 /** The shared encoding path of tool calls and tool results: the Struct field, and whether its text travels beside it. */
@@ -161,8 +160,35 @@ export function toolCallToJson(
   return repairedOrThrown(opts.repair, text, inputSchema, opts.onDiagnostic);
 }
 
+/** The message field types an init object carries. */
+interface InitTypes {
+  string: string;
+  boolean: boolean;
+}
+
+/**
+ * Field `key` of the init object of `toolCallFromJson`/`toolResultFromJson`
+ * (an object: {@link checkMessage} first), whose fields become the message's:
+ * its value when it is a `type`; `fallback` (the message's default) when it
+ * is absent and optional. Anything else is `message-invalid` at `/key`: the
+ * message would carry a field of the wrong type, which encoders then refuse
+ * or write as something else.
+ */
+export function initField<K extends keyof InitTypes>(
+  init: object,
+  key: string,
+  type: K,
+  fallback?: InitTypes[K],
+): InitTypes[K] {
+  const v = (init as Record<string, unknown>)[key];
+  if (typeof v === type || (v === undefined && fallback !== undefined)) {
+    return (v ?? fallback) as InitTypes[K];
+  }
+  throw new StructJsonError("message-invalid", `/${key}`, `not a ${type}`);
+}
+
 /** Throws `message-invalid` unless `message` is an object (a message's fields are read from it). */
-export function checkMessage(message: unknown, name: string): void {
+export function checkMessage(message: unknown, name: string): asserts message is object {
   if (typeof message !== "object" || message === null) {
     throw new StructJsonError("message-invalid", "", `expected a ${name} message`);
   }

@@ -12,6 +12,7 @@ import type { RawJsonMode } from "./raw-json.js";
 import {
   argumentsText,
   checkMessage,
+  initField,
   type RawTextPolicy,
   rawTextPolicies,
   structField,
@@ -55,17 +56,12 @@ export function toolResultFromJson(
   const opts = makeOptions(toolResultFromJsonDefaults, options, (o) =>
     checkOneOf("rawStructuredContentJson", o.rawStructuredContentJson, rawTextPolicies),
   );
-  const { value, keepText } = structField(
-    init.structuredContentJson,
-    opts.rawStructuredContentJson,
-    opts,
-  );
-  return mcpToolResultMessage(
-    init.actionId ?? "",
-    value,
-    keepText ? init.structuredContentJson : undefined,
-    init.isError ?? false,
-  );
+  checkMessage(init, "MCPToolResult");
+  const actionId = initField(init, "actionId", "string", "");
+  const isError = initField(init, "isError", "boolean", false);
+  const json = init.structuredContentJson;
+  const { value, keepText } = structField(json, opts.rawStructuredContentJson, opts);
+  return mcpToolResultMessage(actionId, value, keepText ? json : undefined, isError);
 }
 
 /**
