@@ -247,7 +247,7 @@ interface RoundResult {
   readonly root: JsonNode;
   readonly hasFloatText: boolean;
   readonly failures: LocatedFailures;
-  readonly applied: readonly Candidate[];
+  readonly applied: readonly RoundCandidate[];
 }
 
 /**
