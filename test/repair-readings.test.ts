@@ -126,6 +126,55 @@ const rows: Row[] = [
   },
 ];
 
+// Schemas declaring draft 2019-09 are validated as 2019-09 (its tuple `items`
+// and `$recursiveRef` were refused as schema-invalid under 2020-12's rules).
+const draft2019 = "https://json-schema.org/draft/2019-09/schema";
+rows.push(
+  {
+    name: "2019-09: items as a list (a tuple) is validated and repaired",
+    schema: {
+      $schema: draft2019,
+      properties: {
+        x: {
+          type: "array",
+          items: [{ type: "integer" }, { type: "string" }],
+          additionalItems: false,
+        },
+      },
+    },
+    input: '{"x":["5","y"]}',
+    output: '{"x":[5,"y"]}',
+    repairs: [["/x/0", "string-to-number"]],
+  },
+  {
+    name: "2019-09: items as a list rejects an element past it (additionalItems)",
+    schema: {
+      $schema: draft2019,
+      properties: { x: { type: "array", items: [{ type: "integer" }], additionalItems: false } },
+    },
+    input: '{"x":[5,6]}',
+    issues: [["/x", "additionalItems"]],
+  },
+  {
+    name: "2019-09: $recursiveRef is followed",
+    schema: {
+      $schema: draft2019,
+      $recursiveAnchor: true,
+      type: "object",
+      properties: { n: { type: "integer" }, next: { $recursiveRef: "#" } },
+    },
+    input: '{"n":"5","next":{"n":"6","next":{"n":"x"}}}',
+    issues: [["/next/next/n", "type"]],
+  },
+  {
+    name: "2019-09 declared, with a 2020-12 keyword: validated as 2020-12",
+    schema: { $schema: draft2019, properties: { x: { prefixItems: [{ type: "integer" }] } } },
+    input: '{"x":["5"]}',
+    output: '{"x":[5]}',
+    repairs: [["/x/0", "string-to-number"]],
+  },
+);
+
 describe("repairArguments: one reading or none", () => {
   test.each(rows)("$name", (row) => {
     const result = repairArguments(row.input, row.schema);

@@ -97,7 +97,7 @@ const maxAttempts = 8;
 
 /**
  * Validates a tool call's argument JSON text against the tool's input schema
- * (ajv, draft-07 or 2020-12) and repairs what has exactly one reading.
+ * (ajv, draft-07, 2019-09 or 2020-12) and repairs what has exactly one reading.
  * Arguments the schema accepts come back as the same string, except for whole
  * numbers written as `5.0` where the schema reads an integer; repaired text
  * keeps every untouched byte. Bad input, schemas included, gives `ok: false`,
