@@ -540,6 +540,16 @@ const rows: Row[] = [
     issues: [["/next/next/n", "type"]],
   },
   {
+    name: "$recursiveRef without $schema: validated as 2019-09 (draft-07 ignored it)",
+    schema: {
+      $recursiveAnchor: true,
+      type: "object",
+      properties: { n: { type: "integer" }, next: { $recursiveRef: "#" } },
+    },
+    input: '{"n":1,"next":{"n":"x"}}',
+    issues: [["/next/n", "type"]],
+  },
+  {
     name: "2019-09 declared, with a 2020-12 keyword: validated as 2020-12",
     schema: {
       $schema: "https://json-schema.org/draft/2019-09/schema",

@@ -158,6 +158,8 @@ const keywords2020 = new Set([
 ]);
 /** Keywords that exist only in 2020-12 (a schema declaring 2019-09 and using one is read as 2020-12). */
 const keywordsOnly2020 = new Set(["prefixItems", "$dynamicRef", "$dynamicAnchor"]);
+/** Keywords that exist only in 2019-09 (2020-12 replaced them with `$dynamicRef`/`$dynamicAnchor`). */
+const keywordsOnly2019 = new Set(["$recursiveRef", "$recursiveAnchor"]);
 // Keywords that make one evaluation loop over an object's members or an array's elements.
 const memberLoops = new Set([
   "additionalProperties",
@@ -228,6 +230,8 @@ class SchemaCopier {
   private saw2020 = false;
   /** A keyword of 2020-12 alone was met. */
   private sawOnly2020 = false;
+  /** A keyword of 2019-09 alone was met. */
+  private sawOnly2019 = false;
   /** `dependencies`/`dependentSchemas` was met (see {@link PreparedSchema.presenceConditional}). */
   presenceConditional = false;
   private readonly ancestors = new Set<object>();
@@ -241,9 +245,12 @@ class SchemaCopier {
   /**
    * The dialect: from the root's `$schema` when it names draft-04/06/07,
    * 2019-09 (2020-12 if a keyword of 2020-12 alone, such as `prefixItems`,
-   * is used) or 2020-12; otherwise draft-07 when `items` is an array somewhere
-   * (invalid in 2020-12), else 2020-12 when a 2020-only keyword is used
-   * (`$defs`, `prefixItems`, ...), else draft-07.
+   * is used) or 2020-12; otherwise 2019-09 when `$recursiveRef` or
+   * `$recursiveAnchor` is used (draft-07 and 2020-12 would ignore them, so the
+   * recursion went unvalidated) and no keyword of 2020-12 alone, else
+   * draft-07 when `items` is an array somewhere (invalid in 2020-12), else
+   * 2020-12 when a 2020-only keyword is used (`$defs`, `prefixItems`, ...),
+   * else draft-07.
    */
   draft(root: unknown): Draft {
     const uri =
@@ -258,6 +265,7 @@ class SchemaCopier {
         if (uri.includes(draft)) return "draft-07";
       }
     }
+    if (this.sawOnly2019 && !this.sawOnly2020) return "2019-09";
     if (this.sawItemsList) return "draft-07";
     return this.saw2020 ? "2020-12" : "draft-07";
   }
@@ -286,6 +294,7 @@ class SchemaCopier {
       this.key(key, tally);
       if (keywords2020.has(key)) this.saw2020 = true;
       if (keywordsOnly2020.has(key)) this.sawOnly2020 = true;
+      if (keywordsOnly2019.has(key)) this.sawOnly2019 = true;
       if (key === "items" && Array.isArray(v)) this.sawItemsList = true;
       if (key === "dependencies" || key === "dependentSchemas") this.presenceConditional = true;
       if (memberLoops.has(key)) perMember++;
