@@ -550,6 +550,26 @@ const rows: Row[] = [
     issues: [["/next/n", "type"]],
   },
   {
+    name: "items as a list with unevaluatedProperties, no $schema: validated as 2019-09 (draft-07 ignored it)",
+    schema: {
+      type: "object",
+      properties: { t: { type: "array", items: [{ type: "integer" }, { type: "string" }] } },
+      unevaluatedProperties: false,
+    },
+    input: '{"t":["1","x"],"extra":1}',
+    issues: [["/extra", "unevaluatedProperties"]],
+  },
+  {
+    name: "items as a list with dependentRequired, no $schema: validated as 2019-09",
+    schema: {
+      type: "object",
+      properties: { t: { type: "array", items: [{ type: "integer" }] } },
+      dependentRequired: { b: ["c"] },
+    },
+    input: '{"t":["1"],"b":1}',
+    issues: [["/c", "dependentRequired"]],
+  },
+  {
     name: "2019-09 declared, with a 2020-12 keyword: validated as 2020-12",
     schema: {
       $schema: "https://json-schema.org/draft/2019-09/schema",

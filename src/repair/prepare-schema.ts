@@ -158,6 +158,19 @@ const keywords2020 = new Set([
 ]);
 /** Keywords that exist only in 2020-12 (a schema declaring 2019-09 and using one is read as 2020-12). */
 const keywordsOnly2020 = new Set(["prefixItems", "$dynamicRef", "$dynamicAnchor"]);
+/**
+ * Keywords of 2019-09 (and 2020-12) that draft-07 ignores, though they
+ * decide validity: with an `items` array (not 2020-12's), only 2019-09 has both.
+ */
+const assertions2019 = new Set([
+  "dependentRequired",
+  "dependentSchemas",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "minContains",
+  "maxContains",
+  "$anchor",
+]);
 /** Keywords that exist only in 2019-09 (2020-12 replaced them with `$dynamicRef`/`$dynamicAnchor`). */
 const keywordsOnly2019 = new Set(["$recursiveRef", "$recursiveAnchor"]);
 // Keywords that make one evaluation loop over an object's members or an array's elements.
@@ -232,6 +245,8 @@ class SchemaCopier {
   private sawOnly2020 = false;
   /** A keyword of 2019-09 alone was met. */
   private sawOnly2019 = false;
+  /** A keyword of {@link assertions2019} was met. */
+  private sawAssertion2019 = false;
   /** `dependencies`/`dependentSchemas` was met (see {@link PreparedSchema.presenceConditional}). */
   presenceConditional = false;
   private readonly ancestors = new Set<object>();
@@ -248,7 +263,9 @@ class SchemaCopier {
    * is used) or 2020-12; otherwise 2019-09 when `$recursiveRef` or
    * `$recursiveAnchor` is used (draft-07 and 2020-12 would ignore them, so the
    * recursion went unvalidated) and no keyword of 2020-12 alone, else
-   * draft-07 when `items` is an array somewhere (invalid in 2020-12), else
+   * draft-07 when `items` is an array somewhere (invalid in 2020-12; 2019-09
+   * when a keyword draft-07 ignores, such as `unevaluatedProperties`, is
+   * used too), else
    * 2020-12 when a 2020-only keyword is used (`$defs`, `prefixItems`, ...),
    * else draft-07.
    */
@@ -266,7 +283,8 @@ class SchemaCopier {
       }
     }
     if (this.sawOnly2019 && !this.sawOnly2020) return "2019-09";
-    if (this.sawItemsList) return "draft-07";
+    if (this.sawItemsList)
+      return this.sawAssertion2019 && !this.sawOnly2020 ? "2019-09" : "draft-07";
     return this.saw2020 ? "2020-12" : "draft-07";
   }
 
@@ -295,6 +313,7 @@ class SchemaCopier {
       if (keywords2020.has(key)) this.saw2020 = true;
       if (keywordsOnly2020.has(key)) this.sawOnly2020 = true;
       if (keywordsOnly2019.has(key)) this.sawOnly2019 = true;
+      if (assertions2019.has(key)) this.sawAssertion2019 = true;
       if (key === "items" && Array.isArray(v)) this.sawItemsList = true;
       if (key === "dependencies" || key === "dependentSchemas") this.presenceConditional = true;
       if (memberLoops.has(key)) perMember++;
