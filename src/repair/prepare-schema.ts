@@ -160,17 +160,12 @@ const keywords2020 = new Set([
 const keywordsOnly2020 = new Set(["prefixItems", "$dynamicRef", "$dynamicAnchor"]);
 /**
  * Keywords of 2019-09 (and 2020-12) that draft-07 ignores, though they
- * decide validity: with an `items` array (not 2020-12's), only 2019-09 has both.
+ * decide validity (`$defs` does not: draft-07 follows a `$ref` into it all the
+ * same): with an `items` array (not 2020-12's), only 2019-09 has both.
  */
-const assertions2019 = new Set([
-  "dependentRequired",
-  "dependentSchemas",
-  "unevaluatedProperties",
-  "unevaluatedItems",
-  "minContains",
-  "maxContains",
-  "$anchor",
-]);
+const assertions2019 = new Set(
+  [...keywords2020].filter((k) => k !== "$defs" && !keywordsOnly2020.has(k)),
+);
 /** Keywords that exist only in 2019-09 (2020-12 replaced them with `$dynamicRef`/`$dynamicAnchor`). */
 const keywordsOnly2019 = new Set(["$recursiveRef", "$recursiveAnchor"]);
 // Keywords that make one evaluation loop over an object's members or an array's elements.
