@@ -52,8 +52,8 @@ const reservedKeywords = new Set([
  */
 export type EvaluationCost = readonly [number, number, number, number];
 
-/** The JSON Schema dialects validated; others are read as the closer of the two. */
-export type Draft = "draft-07" | "2020-12";
+/** The JSON Schema dialects validated; others are read as the closest of them. */
+export type Draft = "draft-07" | "2019-09" | "2020-12";
 
 /** A schema ready for ajv, its dialect, and the units every call through it is charged up front. */
 export interface PreparedSchema {
@@ -156,6 +156,18 @@ const keywords2020 = new Set([
   "minContains",
   "maxContains",
 ]);
+/** Keywords that exist only in 2020-12 (a schema declaring 2019-09 and using one is read as 2020-12). */
+const keywordsOnly2020 = new Set(["prefixItems", "$dynamicRef", "$dynamicAnchor"]);
+/**
+ * Keywords of 2019-09 (and 2020-12) that draft-07 ignores, though they
+ * decide validity (`$defs` does not: draft-07 follows a `$ref` into it all the
+ * same): with an `items` array (not 2020-12's), only 2019-09 has both.
+ */
+const assertions2019 = new Set(
+  [...keywords2020].filter((k) => k !== "$defs" && !keywordsOnly2020.has(k)),
+);
+/** Keywords that exist only in 2019-09 (2020-12 replaced them with `$dynamicRef`/`$dynamicAnchor`). */
+const keywordsOnly2019 = new Set(["$recursiveRef", "$recursiveAnchor"]);
 // Keywords that make one evaluation loop over an object's members or an array's elements.
 const memberLoops = new Set([
   "additionalProperties",
@@ -224,6 +236,12 @@ class SchemaCopier {
   private sawItemsList = false;
   /** A 2019-09/2020-12 keyword was met. */
   private saw2020 = false;
+  /** A keyword of 2020-12 alone was met. */
+  private sawOnly2020 = false;
+  /** A keyword of 2019-09 alone was met. */
+  private sawOnly2019 = false;
+  /** A keyword of {@link assertions2019} was met. */
+  private sawAssertion2019 = false;
   /** `dependencies`/`dependentSchemas` was met (see {@link PreparedSchema.presenceConditional}). */
   presenceConditional = false;
   private readonly ancestors = new Set<object>();
@@ -235,10 +253,16 @@ class SchemaCopier {
   }
 
   /**
-   * The dialect: from the root's `$schema` when it names draft-04/06/07 or
-   * 2019-09/2020-12; otherwise draft-07 when `items` is an array somewhere
-   * (invalid in 2020-12), else 2020-12 when a 2020-only keyword is used
-   * (`$defs`, `prefixItems`, ...), else draft-07.
+   * The dialect: from the root's `$schema` when it names draft-04/06/07,
+   * 2019-09 (2020-12 if a keyword of 2020-12 alone, such as `prefixItems`,
+   * is used) or 2020-12; otherwise 2019-09 when `$recursiveRef` or
+   * `$recursiveAnchor` is used (draft-07 and 2020-12 would ignore them, so the
+   * recursion went unvalidated) and no keyword of 2020-12 alone, else
+   * draft-07 when `items` is an array somewhere (invalid in 2020-12; 2019-09
+   * when a keyword draft-07 ignores, such as `unevaluatedProperties`, is
+   * used too), else
+   * 2020-12 when a 2020-only keyword is used (`$defs`, `prefixItems`, ...),
+   * else draft-07.
    */
   draft(root: unknown): Draft {
     const uri =
@@ -246,12 +270,16 @@ class SchemaCopier {
         ? (root as { $schema?: unknown }).$schema
         : undefined;
     if (typeof uri === "string") {
-      if (uri.includes("2020-12") || uri.includes("2019-09")) return "2020-12";
+      if (uri.includes("2020-12")) return "2020-12";
+      // 2019-09's tuple `items` and `$recursiveRef` are not 2020-12's.
+      if (uri.includes("2019-09")) return this.sawOnly2020 ? "2020-12" : "2019-09";
       for (const draft of ["draft-04", "draft-05", "draft-06", "draft-07"]) {
         if (uri.includes(draft)) return "draft-07";
       }
     }
-    if (this.sawItemsList) return "draft-07";
+    if (this.sawOnly2019 && !this.sawOnly2020) return "2019-09";
+    if (this.sawItemsList)
+      return this.sawAssertion2019 && !this.sawOnly2020 ? "2019-09" : "draft-07";
     return this.saw2020 ? "2020-12" : "draft-07";
   }
 
@@ -278,6 +306,9 @@ class SchemaCopier {
       if (v === undefined) continue;
       this.key(key, tally);
       if (keywords2020.has(key)) this.saw2020 = true;
+      if (keywordsOnly2020.has(key)) this.sawOnly2020 = true;
+      if (keywordsOnly2019.has(key)) this.sawOnly2019 = true;
+      if (assertions2019.has(key)) this.sawAssertion2019 = true;
       if (key === "items" && Array.isArray(v)) this.sawItemsList = true;
       if (key === "dependencies" || key === "dependentSchemas") this.presenceConditional = true;
       if (memberLoops.has(key)) perMember++;

@@ -97,7 +97,7 @@ const maxAttempts = 8;
 
 /**
  * Validates a tool call's argument JSON text against the tool's input schema
- * (ajv, draft-07 or 2020-12) and repairs what has exactly one reading.
+ * (ajv, draft-07, 2019-09 or 2020-12) and repairs what has exactly one reading.
  * Arguments the schema accepts come back as the same string, except for whole
  * numbers written as `5.0` where the schema reads an integer; repaired text
  * keeps every untouched byte. Bad input, schemas included, gives `ok: false`,
@@ -172,6 +172,12 @@ function repair(
   let failures = new LocatedFailures(validate(validationValue(root)), positions);
   const repairs: Repair[] = [];
   const blocked = new Set<Position>();
+  // Where a later round may change a value: where the arguments as written
+  // failed, or inside a string's JSON parsed in place. A value the schema
+  // admitted as written is never changed because a repair elsewhere switched
+  // what applies to it (an omission turning an `if` to its `else`): that
+  // would be a second reading of the call, chosen by us.
+  const mayChange = new MayChange(failures);
   for (let round = 0; failures.list.length > 0 && round < maxRounds; round++) {
     const next = repairRound(
       text,
@@ -182,9 +188,13 @@ function repair(
       blocked,
       limit,
       compiled.presenceConditional,
+      mayChange,
     );
     if (next === undefined) break;
-    for (const c of next.applied) repairs.push({ path: c.path, kind: c.kind });
+    for (const c of next.applied) {
+      repairs.push({ path: c.path, kind: c.kind });
+      if (c.kind === "string-to-object" || c.kind === "string-to-array") mayChange.parsed.add(c.at);
+    }
     ({ text, root, hasFloatText, failures } = next);
   }
   if (failures.list.length > 0) return reject(issuesOf(failures), emit);
@@ -215,6 +225,20 @@ function integerLiterals(root: JsonNode, schema: JsonSchema, notes: Diagnostic[]
   }
 }
 
+/** The positions a repair round may change (see {@link repair}). */
+class MayChange {
+  /** The positions where the arguments as written failed. */
+  private readonly failed: ReadonlySet<Position>;
+  /** The positions of strings whose JSON was parsed in place. */
+  readonly parsed = new Set<Position>();
+  constructor(first: LocatedFailures) {
+    this.failed = new Set(first.byPosition.keys());
+  }
+  has(at: Position): boolean {
+    return this.failed.has(at) || hasAncestorIn(at, this.parsed);
+  }
+}
+
 /** Validates a value under the call's budget. */
 type Validator = (value: unknown) => readonly Failure[];
 
@@ -223,7 +247,7 @@ interface RoundResult {
   readonly root: JsonNode;
   readonly hasFloatText: boolean;
   readonly failures: LocatedFailures;
-  readonly applied: readonly Candidate[];
+  readonly applied: readonly RoundCandidate[];
 }
 
 /**
@@ -241,8 +265,11 @@ function repairRound(
   blocked: Set<Position>,
   limit: number,
   presenceConditional: boolean,
+  mayChange: MayChange,
 ): RoundResult | undefined {
-  let candidates = findCandidates(root, failures, blocked, positions, limit);
+  let candidates = findCandidates(root, failures, blocked, positions, limit).filter((c) =>
+    mayChange.has(c.at),
+  );
   for (let attempt = 0; candidates.length > 0 && attempt < maxAttempts; attempt++) {
     const nextText = applyEdits(
       text,

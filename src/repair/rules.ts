@@ -5,7 +5,7 @@
 import { isStructJsonError } from "../errors.js";
 import type { JsonPointer } from "../json-pointer.js";
 import { escapePointerToken } from "../json-pointer.js";
-import { isJsonNumberText } from "../struct/number-text.js";
+import { isJsonNumberText, numberTextIsWhole } from "../struct/number-text.js";
 import { parseJsonSpans } from "../struct/parse-json.js";
 import type { Edit } from "./edits.js";
 import type { JsonNode, ObjectNode } from "./json-tree.js";
@@ -119,6 +119,8 @@ function candidateAt(
       if (!decisive.every((f) => excludes(f, "string"))) return undefined;
       const held = stringValueText(node.value, recursionLimit - depth);
       if (held === undefined) return undefined;
+      if (held.kind === "string-to-number" && !admitsAsNumber(held.text, decisive))
+        return undefined;
       return {
         path,
         kind: held.kind,
@@ -130,6 +132,43 @@ function candidateAt(
   }
 }
 
+/**
+ * False for a number text that float64 reads as whole though its digits are
+ * not (`1e-400`, `9007199254740993.5`) where a failing schema may tell: ajv's
+ * `integer`, `const` and `enum` would pass a number the text does not
+ * denote, so there it has two readings. True where each failure is a `type`
+ * admitting any number or a schema admitting no number at all.
+ */
+function admitsAsNumber(text: string, failures: readonly Failure[]): boolean {
+  if (!Number.isInteger(Number(text)) || numberTextIsWhole(text)) return true;
+  return failures.every(
+    (f) => (f.keyword === "type" && typesOf(f)?.includes("number") === true) || excludesNumbers(f),
+  );
+}
+
+/** True when failure `f` shows its schema admits no number at all. */
+function excludesNumbers(f: Failure): boolean {
+  const p = f.params;
+  switch (f.keyword) {
+    case "type": {
+      const types = typesOf(f);
+      return types !== undefined && !types.includes("number") && !types.includes("integer");
+    }
+    case "enum":
+      return Array.isArray(p.allowedValues) && !p.allowedValues.some((v) => typeof v === "number");
+    case "const":
+      return typeof p.allowedValue !== "number";
+    default:
+      return false;
+  }
+}
+
+/** The types a `type` failure names (ajv gives a list, or one name, or names joined by commas). */
+function typesOf(f: Failure): readonly unknown[] | undefined {
+  const t = f.params.type;
+  return Array.isArray(t) ? t : typeof t === "string" ? t.split(",") : undefined;
+}
+
 /** The JSON types a rule asks a failure about, as JSON Schema's `type` names them. */
 export type JsonKind = "null" | "string" | "object" | "array";
 
@@ -138,8 +177,7 @@ export function excludes(f: Failure, kind: JsonKind): boolean {
   const p = f.params;
   switch (f.keyword) {
     case "type": {
-      const t = p.type;
-      const types = Array.isArray(t) ? t : typeof t === "string" ? t.split(",") : undefined;
+      const types = typesOf(f);
       return types !== undefined && !types.includes(kind);
     }
     case "enum":

@@ -6,6 +6,7 @@
 
 import type { ErrorObject, Options, ValidateFunction } from "ajv";
 import { Ajv } from "ajv";
+import { Ajv2019 } from "ajv/dist/2019.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { isStackOverflow } from "../errors.js";
 import type { JsonPointer } from "../json-pointer.js";
@@ -127,15 +128,27 @@ const metaOptions: Options = {
   addUsedSchema: false,
   validateFormats: false,
 };
-const metaValidators = new Map<Draft, Ajv | Ajv2020>();
+const metaValidators = new Map<Draft, Ajv>();
 
-function metaValidator(draft: Draft): Ajv | Ajv2020 {
+function metaValidator(draft: Draft): Ajv {
   let m = metaValidators.get(draft);
   if (m === undefined) {
-    m = draft === "2020-12" ? new Ajv2020(metaOptions) : new Ajv(metaOptions);
+    m = ajvFor(draft, metaOptions);
     metaValidators.set(draft, m);
   }
   return m;
+}
+
+/** An ajv instance for `draft` (Ajv2019 and Ajv2020 extend the draft-07 class). */
+function ajvFor(draft: Draft, options: Options): Ajv {
+  switch (draft) {
+    case "2020-12":
+      return new Ajv2020(options);
+    case "2019-09":
+      return new Ajv2019(options);
+    default:
+      return new Ajv(options);
+  }
 }
 
 /** The validator, or the refusal's code. */
@@ -151,7 +164,7 @@ function compile(
     // instance, so a shared one would let one tool's schema shadow (or, with
     // the same `$id`, break) another's. The instance lives as long as the
     // compiled function, which the WeakMap above ties to the schema object.
-    const ajv = draft === "2020-12" ? new Ajv2020(compileOptions) : new Ajv(compileOptions);
+    const ajv = ajvFor(draft, compileOptions);
     replaceEqualityKeywords(ajv);
     const fn = ajv.compile(schema);
     if ((fn as { $async?: unknown }).$async === true) return "schema-invalid";
