@@ -131,6 +131,47 @@ describe("repairArguments: the integer-literal rule (the one rewrite of valid ar
     });
   });
 
+  // ajv reads the float64, which is whole for these texts; the text is not an
+  // integer, and a strict server reads the text.
+  test.each<[string, string, { path: string; keyword: string }[]]>([
+    ["1e-400 at an integer", '{"count":1e-400}', [{ path: "/count", keyword: "type" }]],
+    ["-1e-400 at an integer", '{"count":-1e-400}', [{ path: "/count", keyword: "type" }]],
+    [
+      "1.0000000000000001 at an integer",
+      '{"count":1.0000000000000001}',
+      [{ path: "/count", keyword: "type" }],
+    ],
+    [
+      "9007199254740993.5 in an integer array, beside a 2.0",
+      '{"ids":[2.0,9007199254740993.5]}',
+      [{ path: "/ids/1", keyword: "type" }],
+    ],
+    [
+      "two of them, in text order",
+      '{"nested":{"line":1e-400},"count":1.0000000000000001}',
+      [
+        { path: "/nested/line", keyword: "type" },
+        { path: "/count", keyword: "type" },
+      ],
+    ],
+  ])(
+    "%s: a number whose float64 is whole but whose text is not is rejected",
+    (_n, input, issues) => {
+      const { list, onDiagnostic } = collectDiagnostics();
+      expect(repairArguments(input, tool, { onDiagnostic })).toEqual({ ok: false, issues });
+      expect(list).toEqual(
+        issues.map((i) => ({ code: "argument-rejected", path: i.path, detail: "type" })),
+      );
+    },
+  );
+
+  test.each([
+    ["a number position keeps 1e-400", '{"ratio":1e-400}'],
+    ["an ambiguous position keeps 1.0000000000000001", '{"either":1.0000000000000001}'],
+  ])("%s", (_n, input) => {
+    expect(repairArguments(input, tool)).toEqual({ ok: true, argumentsJson: input, repairs: [] });
+  });
+
   test("the schema reader's findings are passed on with their position; such positions are left alone", () => {
     let deep: JsonSchema = { type: "integer" };
     for (let i = 0; i < 250; i++) deep = { anyOf: [deep, { type: "integer" }] };

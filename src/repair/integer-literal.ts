@@ -22,7 +22,9 @@ export type NoteHandler = (code: DiagnosticCode, path: JsonPointer) => void;
  * Integer-literal rewrites for every number whose text has a fraction or an
  * exponent, denotes a whole value exactly (from its digits, not its float64),
  * and sits where the schema's reading is "integer" (not "ambiguous": there a
- * `5.0` may be meant as a number, and choosing is not ours). The readings come
+ * `5.0` may be meant as a number, and choosing is not ours); and, in
+ * `notWhole`, the integer positions whose number text is not whole though its
+ * float64 is (`1e-400`): those fail `type` for a reader of the text. The readings come
  * from the schema engine's one walk (walkNumbers), along the paths of those
  * numbers only, with the linear-time pattern engine for `patternProperties`
  * and the engine's own per-call budget (its notes say where it gave up).
@@ -31,7 +33,7 @@ export function integerLiteralCandidates(
   root: JsonNode,
   schema: JsonSchema,
   onNote: NoteHandler,
-): Candidate[] {
+): { candidates: Candidate[]; notWhole: JsonPointer[] } {
   // Each number's leaf in the walk's `only` tree (its own empty tree), looked
   // up along the walk's path. Never a Map keyed by pointers: V8 hashes a string
   // past 16,383 characters by its length alone, so the pointers under one long
@@ -60,8 +62,9 @@ export function integerLiteralCandidates(
     }
   };
   collect(root);
-  if (numbers.size === 0) return [];
+  if (numbers.size === 0) return { candidates: [], notWhole: [] };
   const out: { candidate: Candidate; start: number }[] = [];
+  const notWhole: { path: JsonPointer; start: number }[] = [];
   walkNumbers(
     validationValue(root) as JsonValue,
     schema,
@@ -70,9 +73,15 @@ export function integerLiteralCandidates(
       let at: PathTree | undefined = only;
       for (const token of path) at = at?.get(token);
       const node = at === undefined ? undefined : numbers.get(at);
-      const whole = node === undefined ? undefined : wholeNumberText(node.text);
-      if (node === undefined || whole === undefined) return;
+      if (node === undefined) return;
+      const whole = wholeNumberText(node.text);
       const pointer = pointerFrom(path);
+      if (whole === undefined) {
+        // Valid to ajv, which reads the float64 (whole for `1e-400`,
+        // `1.0000000000000001`); the text, which strict servers read, is not an integer.
+        notWhole.push({ path: pointer, start: node.start });
+        return;
+      }
       const edit = { type: "replace", start: node.start, end: node.end, text: whole } as const;
       out.push({ candidate: { path: pointer, kind: "integer-literal", edit }, start: node.start });
     },
@@ -85,7 +94,8 @@ export function integerLiteralCandidates(
   );
   // In text order (object keys that look like integers come first in a plain object).
   out.sort((a, b) => a.start - b.start);
-  return out.map((c) => c.candidate);
+  notWhole.sort((a, b) => a.start - b.start);
+  return { candidates: out.map((c) => c.candidate), notWhole: notWhole.map((n) => n.path) };
 }
 
 function hasFractionOrExponent(text: string): boolean {

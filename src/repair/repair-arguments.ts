@@ -201,8 +201,14 @@ function repair(
 
   if (hasFloatText) {
     const notes: Diagnostic[] = [];
-    const literals = integerLiterals(root, inputSchema, notes);
+    const { candidates: literals, notWhole } = integerLiterals(root, inputSchema, notes);
     for (const d of notes) emit(d);
+    if (notWhole.length > 0) {
+      return reject(
+        notWhole.map((path) => ({ path, keyword: "type" })),
+        emit,
+      );
+    }
     if (literals.length > 0) {
       text = applyEdits(
         text,
@@ -216,11 +222,15 @@ function repair(
 }
 
 /** The integer-literal rewrites; none when the schema reader cannot read a schema ajv accepted. */
-function integerLiterals(root: JsonNode, schema: JsonSchema, notes: Diagnostic[]): Candidate[] {
+function integerLiterals(
+  root: JsonNode,
+  schema: JsonSchema,
+  notes: Diagnostic[],
+): ReturnType<typeof integerLiteralCandidates> {
   try {
     return integerLiteralCandidates(root, schema, (code, path) => notes.push({ code, path }));
   } catch (e) {
-    if (isStructJsonError(e)) return [];
+    if (isStructJsonError(e)) return { candidates: [], notWhole: [] };
     throw e;
   }
 }
