@@ -26,7 +26,12 @@ const nativeSink: ExactTextSink = {
   text: (text) => nativeJsonText!(text),
   decimal(v) {
     if (v >= 0 && v < SMALL_DECIMALS && (v | 0) === v && !Object.is(v, -0)) {
-      return (smallDecimals[v] ??= nativeJsonText!(`${v}.0`));
+      let made = smallDecimals[v];
+      if (made === undefined) {
+        made = nativeJsonText!(`${v}.0`);
+        smallDecimals[v] = made;
+      }
+      return made;
     }
     return nativeJsonText!(decimalText(v));
   },
