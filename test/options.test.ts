@@ -103,6 +103,16 @@ describe("repair by injection", () => {
     );
   });
 
+  test("the decoder's recursionLimit reaches repair: arguments the decoder reads, repair reads too", () => {
+    const deep = `${'{"a":'.repeat(150)}1${"}".repeat(150)}`;
+    const call = toolCallFromJson({ name: "t", argumentsJson: deep }, { recursionLimit: 200 });
+    expect(toolCallToJson(call, {}, { repair: repairArguments, recursionLimit: 200 })).toBe(deep);
+    // Below it, both refuse: the decoder first.
+    expect(() =>
+      toolCallToJson(call, {}, { repair: repairArguments, recursionLimit: 120 }),
+    ).toThrow(expect.objectContaining({ code: "recursion-limit" }));
+  });
+
   test.each([{ repair: true }, { repair: false }, { repair: "repairArguments" }])(
     "repair: $repair is option-invalid",
     (options) => {

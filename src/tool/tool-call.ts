@@ -95,7 +95,7 @@ export type ArgumentsRepairResult =
 export type ArgumentsRepair = (
   argumentsJson: string,
   inputSchema: JsonSchema | null | undefined,
-  options?: { onDiagnostic?: DiagnosticHandler },
+  options?: { onDiagnostic?: DiagnosticHandler; recursionLimit?: number },
 ) => ArgumentsRepairResult;
 
 /** Options of {@link toolCallToJson}: the decoder's options plus the raw-text mode and repair. */
@@ -119,8 +119,9 @@ export interface ToolCallToJsonOptions extends StructToJsonOptions {
    * A repair function, `repairArguments` from "struct-json-bridge/repair",
    * run on the decoded text before it is returned: arguments with no single
    * reading throw `arguments-rejected` (or the input's own code, such as
-   * `invalid-json`); repairs are reported as `argument-repaired`. Needs the
-   * JSON Schema itself, not a `CompiledSchema`. Default undefined: no repair.
+   * `invalid-json`); repairs are reported as `argument-repaired`. It gets
+   * `onDiagnostic` and `recursionLimit`. Needs the JSON Schema itself, not a
+   * `CompiledSchema`. Default undefined: no repair.
    */
   repair: ArgumentsRepair | undefined;
 }
@@ -157,7 +158,7 @@ export function toolCallToJson(
   if (isCompiledSchema(inputSchema)) {
     invalidOption("repair", "needs the JSON Schema itself, not a CompiledSchema");
   }
-  return repairedOrThrown(opts.repair, text, inputSchema, opts.onDiagnostic);
+  return repairedOrThrown(opts.repair, text, inputSchema, opts);
 }
 
 /** The message field types an init object carries. */
@@ -199,9 +200,10 @@ function repairedOrThrown(
   repair: ArgumentsRepair,
   text: string,
   inputSchema: JsonSchema | null | undefined,
-  onDiagnostic: DiagnosticHandler,
+  { onDiagnostic, recursionLimit }: ToolCallToJsonOptions,
 ): string {
-  const result = repair(text, inputSchema, { onDiagnostic });
+  // The decoder's nesting limit, so that arguments it read are read by repair too.
+  const result = repair(text, inputSchema, { onDiagnostic, recursionLimit });
   if (result.ok) return result.argumentsJson;
   const first = result.issues[0] ?? { path: "", keyword: "schema-invalid" };
   const own = inputCodes.find((c) => c === first.keyword);
