@@ -883,14 +883,7 @@ const HOSTILE_REWRITES: readonly (readonly [string, Rewrite])[] = [
         const entries = Object.entries(s).map(([k, v]): [string, unknown] =>
           k === "const" ? ["enum", [v]] : [k, v],
         );
-        for (const k of Object.keys(s)) delete s[k];
-        for (const [k, v] of entries)
-          Object.defineProperty(s, k, {
-            value: v,
-            enumerable: true,
-            writable: true,
-            configurable: true,
-          });
+        replaceMembers(s, entries);
       }
     },
   ],
@@ -905,15 +898,7 @@ const HOSTILE_REWRITES: readonly (readonly [string, Rewrite])[] = [
           if (Array.isArray(v) && !targets.some((t) => isPrefix([...path, k], t))) v.reverse();
         }
         for (const k of MAPS) if (isObject(s[k])) s[k] = reversed(s[k]);
-        const entries = Object.entries(s).reverse();
-        for (const [k] of entries) delete s[k];
-        for (const [k, v] of entries)
-          Object.defineProperty(s, k, {
-            value: v,
-            enumerable: true,
-            writable: true,
-            configurable: true,
-          });
+        replaceMembers(s, Object.entries(s).reverse());
       }
     },
   ],
@@ -1051,6 +1036,12 @@ function onlyRootBase(root: unknown): boolean {
     const id = s.$id;
     return !Object.hasOwn(s, "$id") || typeof id !== "string" || id === "" || id.startsWith("#");
   });
+}
+
+/** Gives `o` exactly these members, in this order, in place (refs keep pointing at it); `__proto__` as an own member. */
+function replaceMembers(o: SchemaObject, entries: readonly (readonly [string, unknown])[]): void {
+  for (const k of Object.keys(o)) delete o[k];
+  Object.defineProperties(o, Object.getOwnPropertyDescriptors(toObject(entries)));
 }
 
 function reversed(o: SchemaObject): SchemaObject {
