@@ -72,6 +72,29 @@ describe("options", () => {
     );
   });
 
+  /** The functions whose options hold `canonical` (the raw text's too: "trust" returns it unread). */
+  const writers = calls.filter(([name]) => !name.endsWith("FromJson"));
+  const notBooleans: unknown[] = ["false", "true", 1, 0, null, {}];
+  test.each(
+    writers.flatMap(([name, run]) =>
+      notBooleans.flatMap((canonical) => [
+        [name, canonical, "verify", run] as const,
+        [name, canonical, "trust", run] as const,
+      ]),
+    ),
+  )(
+    "%s: canonical %j (rawJson %s) is option-invalid, never read as true or false",
+    (_, canonical, rawJson, run) => {
+      expect(() => run({ canonical, rawJson })).toThrow(
+        expect.objectContaining({
+          code: "option-invalid",
+          path: "",
+          message: "option-invalid at (root): option canonical must be a boolean",
+        }),
+      );
+    },
+  );
+
   test("the tool call's decoder options are checked also when the raw text is used", () => {
     expect(() => toolCallToJson(call, schema, { wholeFloats: "x" as "decimal" })).toThrow(
       expect.objectContaining({ code: "option-invalid" }),

@@ -110,6 +110,7 @@ export function resolveOptions(
       typeof (o.patterns as Partial<PatternEngine> | null)?.compile !== "function"
     )
       invalidOption("patterns", "must be a pattern engine (an object with a compile method)");
+    if (typeof o.canonical !== "boolean") invalidOption("canonical", "must be a boolean");
     if (o.canonical && indentString(o.indent) !== "")
       invalidOption(
         "canonical",

@@ -100,13 +100,13 @@ export function structMessageToJson(
 
 /** True for a protobuf-es `google.protobuf.Struct` message; only for callers that declared that form. */
 function isStructMessage(x: unknown): x is Struct {
+  // Fields that are an object: `x` is an object (primitives have none).
+  const fields = (x as { fields?: unknown } | null)?.fields;
   return (
-    typeof x === "object" &&
-    x !== null &&
-    (x as { $typeName?: unknown }).$typeName === "google.protobuf.Struct" &&
-    typeof (x as { fields?: unknown }).fields === "object" &&
-    (x as { fields?: unknown }).fields !== null &&
-    !Array.isArray((x as { fields?: unknown }).fields)
+    typeof fields === "object" &&
+    fields !== null &&
+    !Array.isArray(fields) &&
+    (x as { $typeName?: unknown }).$typeName === "google.protobuf.Struct"
   );
 }
 
