@@ -45,11 +45,7 @@ export function parseJsonText<T extends ParseTarget>(
   recursionLimit: number,
   listener?: ParseListener,
 ): Parsed<T> {
-  if (typeof text !== "string") {
-    throw new StructJsonError("invalid-json", "", "the JSON text must be a string", {
-      position: 0,
-    });
-  }
+  checkText(text);
   const p = new Parser(text, target === "struct", recursionLimit, listener);
   try {
     p.ws();
@@ -62,6 +58,15 @@ export function parseJsonText<T extends ParseTarget>(
   }
 }
 
+/** Throws `invalid-json` unless `text` is a string. */
+function checkText(text: unknown): void {
+  if (typeof text !== "string") {
+    throw new StructJsonError("invalid-json", "", "the JSON text must be a string", {
+      position: 0,
+    });
+  }
+}
+
 /** Parses a JSON text that must be an object; `not-an-object` otherwise. */
 export function parseJsonObjectText<T extends ParseTarget>(
   text: string,
@@ -70,17 +75,15 @@ export function parseJsonObjectText<T extends ParseTarget>(
   listener?: ParseListener,
 ): T extends "struct" ? Struct : JsonObject {
   const v = parseJsonText(text, target, recursionLimit, listener);
-  if (target === "struct") {
-    const kind = (v as Value).kind;
-    if (kind.case !== "structValue") {
-      throw new StructJsonError("not-an-object", "", "the top level must be a JSON object");
-    }
-    return kind.value as T extends "struct" ? Struct : JsonObject;
-  }
-  if (typeof v !== "object" || v === null || Array.isArray(v)) {
+  const kind = target === "struct" ? (v as Value).kind : undefined;
+  if (
+    kind === undefined
+      ? typeof v !== "object" || v === null || Array.isArray(v)
+      : kind.case !== "structValue"
+  ) {
     throw new StructJsonError("not-an-object", "", "the top level must be a JSON object");
   }
-  return v as unknown as T extends "struct" ? Struct : JsonObject;
+  return (kind === undefined ? v : kind.value) as T extends "struct" ? Struct : JsonObject;
 }
 
 class Parser {
@@ -94,9 +97,9 @@ class Parser {
   private readonly parts: string[] = [];
 
   constructor(
-    private readonly s: string,
+    protected readonly s: string,
     private readonly msg: boolean,
-    private readonly limit: number,
+    protected readonly limit: number,
     private readonly listener: ParseListener | undefined,
   ) {}
 
@@ -105,6 +108,12 @@ class Parser {
     rule: string,
   ): never {
     throw new StructJsonError(code, pointerFrom(this.tokens), rule, { position: this.i });
+  }
+
+  /** Throws `recursion-limit` when a container opened at `depth` (its parent's) would nest deeper than the limit. */
+  nest(depth: number): void {
+    if (depth >= this.limit)
+      this.fail("recursion-limit", `nesting deeper than recursionLimit ${this.limit}`);
   }
 
   syntax(rule: string): never {
@@ -151,8 +160,7 @@ class Parser {
       let v: unknown;
       const c = s.charCodeAt(this.i);
       if (c === 123 || c === 91) {
-        if (depth + 1 > this.limit)
-          this.fail("recursion-limit", `nesting deeper than recursionLimit ${this.limit}`);
+        this.nest(depth);
         this.i++; // { or [
         this.ws();
         if (c === 123) {
@@ -737,11 +745,7 @@ export function parseJsonSpans(
   recursionLimit: number,
   options?: JsonSpanOptions,
 ): JsonSpanNode {
-  if (typeof text !== "string") {
-    throw new StructJsonError("invalid-json", "", "the JSON text must be a string", {
-      position: 0,
-    });
-  }
+  checkText(text);
   const p = new SpanParser(text, recursionLimit, options?.duplicateKeys === "keep");
   p.keepLoneSurrogates = options?.loneSurrogates === "keep";
   p.keepOutOfRange = options?.outOfRangeNumbers === "keep";
@@ -791,19 +795,15 @@ interface OpenSpan {
  * spans instead of values, with its own stack of open containers.
  */
 class SpanParser extends Parser {
-  private readonly text: string;
-  private readonly nestingLimit: number;
   private readonly keepDuplicates: boolean;
 
   constructor(text: string, recursionLimit: number, keepDuplicates: boolean) {
     super(text, false, recursionLimit, undefined);
-    this.text = text;
-    this.nestingLimit = recursionLimit;
     this.keepDuplicates = keepDuplicates;
   }
 
   tree(): JsonSpanNode {
-    const s = this.text;
+    const s = this.s;
     const stack: OpenSpan[] = [];
     const tokens = this.tokens;
     for (;;) {
@@ -812,8 +812,7 @@ class SpanParser extends Parser {
       const c = s.charCodeAt(start);
       let node: JsonSpanNode;
       if (c === 123 || c === 91) {
-        if (stack.length + 1 > this.nestingLimit)
-          this.fail("recursion-limit", `nesting deeper than recursionLimit ${this.nestingLimit}`);
+        this.nest(stack.length);
         this.i++;
         this.ws();
         const isObject = c === 123;
@@ -904,7 +903,7 @@ class SpanParser extends Parser {
       default:
         if (c === 45 || (c >= 48 && c <= 57)) {
           this.number();
-          return { kind: "number", start, end: this.i, text: this.text.slice(start, this.i) };
+          return { kind: "number", start, end: this.i, text: this.s.slice(start, this.i) };
         }
         return this.syntax("unexpected character");
     }
