@@ -104,8 +104,41 @@ describe("the init object's fields become the message's: a field of another type
       () => result({ structuredContentJson: "{}", isError: "false" }),
       invalid("/isError"),
     ],
+    // protobuf-es writes a string as UTF-8, a lone surrogate as U+FFFD: the
+    // field would arrive changed, so it is refused (as in the argument text).
+    [
+      "call: a lone high surrogate in name",
+      () => call({ name: "a\ud800", argumentsJson: "{}" }),
+      invalid("/name"),
+    ],
+    [
+      "call: a lone low surrogate in serverId",
+      () => call({ name: "a", serverId: "\udc00x", argumentsJson: "{}" }),
+      invalid("/serverId"),
+    ],
+    [
+      "call: surrogates the wrong way round",
+      () => call({ name: "\ude00\ud83d", argumentsJson: "{}" }),
+      invalid("/name"),
+    ],
+    [
+      "result: a lone surrogate in actionId",
+      () => result({ actionId: "\ud800", structuredContentJson: "{}" }),
+      invalid("/actionId"),
+    ],
+    [
+      "call: a surrogate pair is a character",
+      () => call({ name: "\ud83d\ude00", serverId: "\u00e9", argumentsJson: "{}" }),
+      "returned",
+    ],
   ])("%s", (_name, f, expected) => {
     expect(thrown(f)).toEqual(expected);
+  });
+
+  test("a field holding a lone surrogate: the message says so, never quoting it", () => {
+    expect(() => call({ name: "tool\ud800", argumentsJson: "{}" })).toThrow(
+      "message-invalid at /name: not a valid string",
+    );
   });
 
   test("optional fields left out (or undefined) take the message's defaults", () => {

@@ -320,15 +320,6 @@ function forEachFraction(
   }
 }
 
-/**
- * The one rule for two scalars (string, number, boolean, null) to agree:
- * `Object.is`, so -0 and +0 differ (their float64s do; the decoder writes
- * them apart) and NaN, which JSON cannot carry, would equal itself.
- */
-export function sameScalar(raw: JsonValue, struct: JsonValue | undefined): boolean {
-  return Object.is(raw, struct);
-}
-
 /** A pair of containers being compared. */
 interface Pair {
   readonly raw: JsonObject | readonly JsonValue[];
@@ -379,7 +370,10 @@ function agrees(raw: JsonObject, struct: JsonObject, tokens: (string | number)[]
       s = (top.struct as JsonObject)[k];
     }
     if (typeof r !== "object" || r === null) {
-      if (!sameScalar(r, s)) return false;
+      // The one rule for two scalars to agree: `Object.is`, so -0 and +0
+      // differ (their float64s do; the decoder writes them apart) and NaN,
+      // which JSON cannot carry, would equal itself.
+      if (!Object.is(r, s)) return false;
     } else if (!open(r, s, stack, tokens)) {
       return false;
     }

@@ -126,7 +126,8 @@ export interface ToolCallToJsonOptions extends StructToJsonOptions {
   repair: ArgumentsRepair | undefined;
 }
 
-const toolCallToJsonDefaults: Readonly<ToolCallToJsonOptions> = Object.freeze({
+/** The defaults of {@link toolCallToJson} (and of `toolResultToJson`, which has no `repair`: never read there). */
+export const toolCallToJsonDefaults: Readonly<ToolCallToJsonOptions> = Object.freeze({
   ...structToJsonDefaults,
   rawJson: "verify",
   repair: undefined,
@@ -182,10 +183,14 @@ export function initField<K extends keyof InitTypes>(
   fallback?: InitTypes[K],
 ): InitTypes[K] {
   const v = (init as Record<string, unknown>)[key];
-  if (typeof v === type || (v === undefined && fallback !== undefined)) {
+  // A lone surrogate: protobuf-es writes it as U+FFFD, the field would arrive changed.
+  if (
+    (typeof v === type && !/\p{Cs}/u.test(v as string)) ||
+    (v === undefined && fallback !== undefined)
+  ) {
     return (v ?? fallback) as InitTypes[K];
   }
-  throw new StructJsonError("message-invalid", `/${key}`, `not a ${type}`);
+  throw new StructJsonError("message-invalid", `/${key}`, `not a valid ${type}`);
 }
 
 /** Throws `message-invalid` unless `message` is an object (a message's fields are read from it). */

@@ -7,7 +7,7 @@ import { checkOneOf, makeOptions } from "../options.js";
 import type { CompiledSchema } from "../schema/index.js";
 import type { JsonSchema } from "../schema/json-schema.js";
 import { type StructFromJsonOptions, structFromJsonDefaults } from "../struct/from-json.js";
-import { type StructToJsonOptions, structToJsonDefaults } from "../struct/to-json.js";
+import type { StructToJsonOptions } from "../struct/to-json.js";
 import type { RawJsonMode } from "./raw-json.js";
 import {
   argumentsText,
@@ -16,6 +16,7 @@ import {
   type RawTextPolicy,
   rawTextPolicies,
   structField,
+  toolCallToJsonDefaults,
 } from "./tool-call.js";
 import { mcpToolResultMessage } from "./tool-messages.js";
 
@@ -35,10 +36,8 @@ export interface ToolResultToJsonOptions extends StructToJsonOptions {
   rawJson: RawJsonMode;
 }
 
-const toolResultToJsonDefaults: Readonly<ToolResultToJsonOptions> = Object.freeze({
-  ...structToJsonDefaults,
-  rawJson: "verify",
-});
+/** The tool call's: `repair`, resolved there too, is never read. */
+const toolResultToJsonDefaults: Readonly<ToolResultToJsonOptions> = toolCallToJsonDefaults;
 
 const toolResultFromJsonDefaults: Readonly<ToolResultFromJsonOptions> = Object.freeze({
   ...structFromJsonDefaults,
