@@ -136,6 +136,35 @@ describe("repair by injection", () => {
     ).toThrow(expect.objectContaining({ code: "recursion-limit" }));
   });
 
+  test("canonical with repair: the repaired text is canonical too (RFC 8785), its repairs reported once", () => {
+    const schema: JsonSchema = {
+      type: "object",
+      properties: {
+        n: { type: "number" },
+        l: { type: "array", items: { type: "number" } },
+        o: { type: "object", properties: { z: { type: "string" }, a: { type: "number" } } },
+      },
+    };
+    const call = toolCallFromJson({
+      name: "t",
+      argumentsJson: '{"o":"{\\"z\\":\\"x\\",\\"a\\":1.0}","n":"1.50","l":"[1e2, -0]"}',
+    });
+    const { list, onDiagnostic } = collectDiagnostics();
+    expect(
+      toolCallToJson(call, schema, { repair: repairArguments, canonical: true, onDiagnostic }),
+    ).toBe('{"l":[100,0],"n":1.5,"o":{"a":1,"z":"x"}}');
+    expect(list.map((d) => `${d.path} ${d.code}`).sort()).toEqual([
+      "/l argument-repaired",
+      "/n argument-repaired",
+      "/o argument-repaired",
+    ]);
+    // Nothing to repair: the canonical text as without repair.
+    const plain = toolCallFromJson({ name: "t", argumentsJson: '{"n":1.50,"l":[]}' });
+    expect(toolCallToJson(plain, schema, { repair: repairArguments, canonical: true })).toBe(
+      '{"l":[],"n":1.5}',
+    );
+  });
+
   test.each([{ repair: true }, { repair: false }, { repair: "repairArguments" }])(
     "repair: $repair is option-invalid",
     (options) => {

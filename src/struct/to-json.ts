@@ -118,8 +118,10 @@ function writeStruct(
 ): string {
   const opts = options === undefined ? defaultOptions() : resolveOptions(options);
   const root = rootNode(inputSchema);
-  if (!opts.canonical && writerPlans.enabled && writerPlans.compiled !== "off") {
-    const compiled = writeCompiled(root, fields, msg, opts);
+  const compact = indentString(opts.indent) === "";
+  // The schema's compiled writer (./writer-call.ts), when the output is compact.
+  if (compact && !opts.canonical && writerPlans.enabled && writerPlans.compiled !== "off") {
+    const compiled = writeProgram(root, fields, msg, opts);
     if (typeof compiled === "string") return compiled;
   }
   if (opts.canonical) {
@@ -132,7 +134,7 @@ function writeStruct(
   // through plans whose total may pass the budget is redone by the engine
   // alone, and a text walk that outgrows LARGE_OUTPUT is redone natively.
   let plans = !root.isUnknown && writerPlans.enabled;
-  if (indentString(opts.indent) === "") {
+  if (compact) {
     // Small outputs are written as text during the walk: no value is built and
     // no marker spliced. Large ones go to the native JSON.stringify (below),
     // which writes long outputs faster than string concatenation (measured).
@@ -171,16 +173,6 @@ let resolvedDefaults: StructToJsonOptions | undefined;
 function defaultOptions(): StructToJsonOptions {
   resolvedDefaults ??= resolveOptions(undefined);
   return resolvedDefaults;
-}
-
-/** The call written by the schema's compiled writer (./writer-call.ts), when the output is compact. */
-function writeCompiled(
-  root: SchemaNode,
-  fields: Record<string, unknown>,
-  msg: boolean,
-  opts: StructToJsonOptions,
-): string | undefined {
-  return indentString(opts.indent) === "" ? writeProgram(root, fields, msg, opts) : undefined;
 }
 
 /** What {@link attempt} returns when a text walk finished (its text is in the writer). */

@@ -3,7 +3,7 @@
 
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { CallMCPTool } from "../../gen/toolbridge/v1/toolbridge_pb.js";
-import type { DiagnosticHandler } from "../diagnostics.js";
+import { type DiagnosticHandler, ignoreDiagnostics } from "../diagnostics.js";
 import { StructJsonError } from "../errors.js";
 import type { JsonPointer } from "../json-pointer.js";
 import { checkOneOf, invalidOption, makeOptions } from "../options.js";
@@ -121,7 +121,8 @@ export interface ToolCallToJsonOptions extends StructToJsonOptions {
    * reading throw `arguments-rejected` (or the input's own code, such as
    * `invalid-json`); repairs are reported as `argument-repaired`. It gets
    * `onDiagnostic` and `recursionLimit`. Needs the JSON Schema itself, not a
-   * `CompiledSchema`. Default undefined: no repair.
+   * `CompiledSchema`. With `canonical`, a text it changed is written
+   * canonically again from its values. Default undefined: no repair.
    */
   repair: ArgumentsRepair | undefined;
 }
@@ -159,7 +160,13 @@ export function toolCallToJson(
   if (isCompiledSchema(inputSchema)) {
     invalidOption("repair", "needs the JSON Schema itself, not a CompiledSchema");
   }
-  return repairedOrThrown(opts.repair, text, inputSchema, opts);
+  const repaired = repairedOrThrown(opts.repair, text, inputSchema, opts);
+  // Canonical output stays canonical: a repaired text is written again from
+  // its values (RFC 8785 reads no schema; the repairs were reported).
+  const quiet = { ...opts, onDiagnostic: ignoreDiagnostics };
+  return opts.canonical && repaired !== text
+    ? structToJson(parseArguments(repaired, "plain", quiet).value, null, quiet)
+    : repaired;
 }
 
 /** The message field types an init object carries. */
@@ -290,11 +297,7 @@ export function argumentsText(
  */
 function theStruct(struct: JsonObject | undefined): JsonObject {
   if (struct === undefined) {
-    throw new StructJsonError(
-      "message-invalid",
-      "",
-      "the message carries no Struct beside its raw text",
-    );
+    throw new StructJsonError("message-invalid", "", "the message carries no Struct");
   }
   checkJsonObject(struct);
   return struct;

@@ -2,7 +2,6 @@
 // with the tool's outputSchema (row sets are where big ids live).
 
 import type { MCPToolResult } from "../../gen/toolbridge/v1/toolbridge_pb.js";
-import { StructJsonError } from "../errors.js";
 import { checkOneOf, makeOptions } from "../options.js";
 import type { CompiledSchema } from "../schema/index.js";
 import type { JsonSchema } from "../schema/json-schema.js";
@@ -76,9 +75,7 @@ export function toolResultToJson(
   options?: Partial<ToolResultToJsonOptions>,
 ): string {
   checkMessage(result, "MCPToolResult");
-  if (result.structuredContent === undefined && result.rawStructuredContentJson === undefined) {
-    throw new StructJsonError("message-invalid", "", "the result carries no structured content");
-  }
+  // No structured content (nor a raw text that "trust" returns): message-invalid.
   return argumentsText(
     result.structuredContent,
     result.rawStructuredContentJson,
