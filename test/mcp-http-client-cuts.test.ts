@@ -21,6 +21,9 @@ const CONTENT_2 = '{ "deep" : [ [ { "x" : 12345678901234567890 } ] ] }';
 const RESULT_1 = `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"东京😀"}],"structuredContent":${CONTENT_1}}}`;
 const PROGRESS = `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":${BIG}}}`;
 const ERROR = `{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"no","data":{"n":${BIG}}}}`;
+// A result the SDK refuses (its `_meta` is not an object): refused alike, never given a `_meta`.
+const BAD_META = `{"jsonrpc":"2.0","id":4,"result":{"content":[],"structuredContent":${CONTENT_2},"_meta":5}}`;
+const NULL_META = `{"jsonrpc":"2.0","id":5,"result":{"content":[],"structuredContent":{"a":1},"_meta":null}}`;
 const CLAIM = `{"jsonrpc":"2.0","id":3,"result":{"content":[],"structuredContent":${CONTENT_2},"_meta":{"${STRUCTURED_CONTENT_JSON_META_KEY}":"{}","k":1}}}`;
 
 interface Body {
@@ -54,6 +57,20 @@ const BODIES: readonly Body[] = [
     text: `[${RESULT_1},\n${PROGRESS} , ${ERROR},${CLAIM}]`,
     exact: [CONTENT_1, CONTENT_2],
     count: 4,
+  },
+  {
+    name: "an SSE stream: results whose _meta is not an object (the SDK refuses them), then a result",
+    type: "text/event-stream",
+    text: `data: ${BAD_META}\n\ndata: ${NULL_META}\n\ndata: ${RESULT_1}\n\n`,
+    exact: [CONTENT_1],
+    count: 1,
+  },
+  {
+    name: "a JSON batch: a result whose _meta is not an object (the SDK refuses the batch)",
+    type: "application/json",
+    text: `[${RESULT_1},${BAD_META}]`,
+    exact: [],
+    count: 0,
   },
 ];
 
@@ -119,13 +136,17 @@ async function readings(chunks: readonly Uint8Array[], body: Body, count: number
   for (const exact of [false, true]) {
     const r = await run(exact, chunks, body.type);
     r.expect(count);
-    await r.transport.send({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "tools/call",
-      params: { name: "t", arguments: { id: 1 } },
-    });
-    await Promise.race([r.settled, new Promise((resolve) => setTimeout(resolve, 2_000))]);
+    await r.transport
+      .send({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "t", arguments: { id: 1 } },
+      })
+      .catch((error: Error) => r.errors.push(`send rejected: ${error.constructor.name}`));
+    // (A JSON body is read before send settles: when none of its messages is handed on, nothing is awaited.)
+    if (count > 0 || body.type !== "application/json")
+      await Promise.race([r.settled, new Promise((resolve) => setTimeout(resolve, 2_000))]);
     await r.transport.close();
     out.push({ messages: r.messages, texts: r.texts, errors: r.errors });
   }
@@ -141,6 +162,7 @@ describe("the exact HTTP client reads what the SDK's reads, at every byte bounda
       const whole = await readings([bytes], body, body.count);
       const [sdk, exact] = whole as [(typeof whole)[0], (typeof whole)[0]];
       expect(exact.messages).toEqual(sdk.messages);
+      expect(exact.errors).toEqual(sdk.errors);
       expect(sdk.messages).toHaveLength(body.count);
       expect(exact.texts).toEqual(body.exact);
       // (The SDK hands on a server's own claim under the key; the exact transport drops it.)
