@@ -187,18 +187,36 @@ export function exactEventStream(body: ReadableStream<Uint8Array>): ReadableStre
   );
 }
 
-/** A response like `response` whose JSON or SSE body goes through the exact readers. */
-async function exactResponse(response: Response): Promise<Response> {
+/**
+ * A response like `response` whose JSON or SSE body goes through the exact
+ * readers, read as the SDK reads it: a GET's body is always an SSE stream (the
+ * SDK does not look at its content type), a POST's by its content type. A JSON
+ * body is read only when the SDK reads it (it cancels the body of an answer to
+ * a notification, which may never end).
+ */
+function exactResponse(response: Response, method: string | undefined): Response {
   if (!response.ok || response.body === null) return response;
-  const type = mediaTypeEssence(response.headers.get("content-type"));
+  const type =
+    method?.toUpperCase() === "GET"
+      ? "text/event-stream"
+      : mediaTypeEssence(response.headers.get("content-type"));
   if (type !== "application/json" && type !== "text/event-stream") return response;
   const headers = new Headers(response.headers);
   headers.delete("content-length");
   const init = { status: response.status, statusText: response.statusText, headers };
   if (type === "text/event-stream") return new Response(exactEventStream(response.body), init);
-  const text = await response.text();
-  const exact = exactResponseText(text);
-  return new Response(exact, init);
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        controller.enqueue(new TextEncoder().encode(exactResponseText(await response.text())));
+        controller.close();
+      },
+      // (Once the SDK reads, it never cancels: a body being read is left to its reader.)
+      cancel: (reason) => (response.bodyUsed ? undefined : response.body?.cancel(reason)),
+    },
+    { highWaterMark: 0 },
+  );
+  return new Response(body, init);
 }
 
 /** Only the MCP endpoint's own requests accept an event stream; OAuth requests are left alone. */
@@ -229,7 +247,7 @@ export class ExactStreamableHTTPClientTransport extends StreamableHTTPClientTran
         url,
         exact === undefined ? init : { ...init, body: exact },
       );
-      return isMcpRequest(init) ? exactResponse(response) : response;
+      return isMcpRequest(init) ? exactResponse(response, init?.method) : response;
     };
     super(url, { ...options, fetch: exactFetch });
     this.exactBodies = exactBodies;
