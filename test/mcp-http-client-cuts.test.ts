@@ -52,6 +52,13 @@ const BODIES: readonly Body[] = [
     count: 1,
   },
   {
+    name: "an SSE event with a bare `data` line (an empty data line) inside its structuredContent",
+    type: "text/event-stream",
+    text: `data: {"jsonrpc":"2.0","id":1,"result":{"content":[],"structuredContent":{"a":\ndata\ndata: ${BIG}}}}\n\n`,
+    exact: [`{"a":\n\n${BIG}}`],
+    count: 1,
+  },
+  {
     name: "a JSON batch: a result, a notification, an error, a claim",
     type: "application/json",
     text: `[${RESULT_1},\n${PROGRESS} , ${ERROR},${CLAIM}]`,
@@ -177,5 +184,46 @@ describe("the exact HTTP client reads what the SDK's reads, at every byte bounda
       }
     },
     120_000,
+  );
+});
+
+describe("the end of an SSE stream", () => {
+  const encoder = new TextEncoder();
+  // A notification with an id first: at the end of the stream, the SDK (no
+  // result received, a priming event seen) tries to reconnect, and with no
+  // retries says so through onerror: the mark that the whole stream was read.
+  const PRIMED = `id: 1\ndata: ${PROGRESS}\n\n`;
+  const END = "Error";
+  test.each([
+    ["CR CR, then text without a line end", [`${PRIMED}data: ${RESULT_1}\r\r`, "x"]],
+    ["CR, CR, then text without a line end", [`${PRIMED}data: ${RESULT_1}\r`, "\r", ": c"]],
+    ["LF, CR, then an incomplete character", [`${PRIMED}data: ${RESULT_1}\n\r`, "\u00e9"]],
+  ])(
+    "an event whose last line end is a CR ending a chunk, followed by text with no line end, is never dispatched (%s)",
+    async (_name, texts) => {
+      const chunks = texts.map((t) => encoder.encode(t));
+      // (The incomplete character: the first byte of é alone.)
+      const bytes = chunks.map((c, i) =>
+        i === chunks.length - 1 && texts[i] === "\u00e9" ? c.subarray(0, 1) : c,
+      );
+      const logs = [];
+      for (const exact of [false, true]) {
+        const r = await run(exact, bytes, "text/event-stream");
+        await r.transport.send({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: { name: "t", arguments: { id: 1 } },
+        });
+        for (let i = 0; i < 400 && !r.errors.includes(END); i++)
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        await r.transport.close();
+        logs.push({ messages: r.messages.length, texts: r.texts, errors: r.errors });
+      }
+      expect(logs).toEqual([
+        { messages: 1, texts: [], errors: [END] },
+        { messages: 1, texts: [], errors: [END] },
+      ]);
+    },
   );
 });

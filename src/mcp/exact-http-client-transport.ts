@@ -97,7 +97,8 @@ const LATIN1_BOM = "\u00ef\u00bb\u00bf";
 /**
  * Rewrites an SSE byte stream: each event's data is passed through
  * {@link exactResponseText}; every other line is passed on unchanged (line ends
- * become LF, which SSE reads alike). An unterminated tail is passed on as is.
+ * become LF, which SSE reads alike). What the SDK never reads at the end of the
+ * stream (an unfinished event, a line without its end) is never read here.
  */
 export function exactEventStream(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
   const decoder = new TextDecoder();
@@ -121,6 +122,10 @@ export function exactEventStream(body: ReadableStream<Uint8Array>): ReadableStre
       data.push(line.charCodeAt(5) === 0x20 ? line.slice(6) : line.slice(5));
       return;
     }
+    if (line === "data") {
+      data.push(""); // a field without a colon: an empty data line, in its place
+      return;
+    }
     out.push(`${line}\n`);
   };
   // Read as the SDK reads (TextDecoderStream, then eventsource-parser), and
@@ -142,7 +147,7 @@ export function exactEventStream(body: ReadableStream<Uint8Array>): ReadableStre
     wrote = true;
     controller.enqueue(encoder.encode(first ? `:\n${out}` : out));
   };
-  const drain = (final: boolean): string => {
+  const drain = (): string => {
     const out: string[] = [];
     let start = 0;
     for (let i = 0; i < pending.length; i++) {
@@ -155,12 +160,6 @@ export function exactEventStream(body: ReadableStream<Uint8Array>): ReadableStre
       start = i + 1;
     }
     pending = pending.slice(start);
-    if (final) {
-      for (const d of data) out.push(`data: ${d}\n`);
-      out.push(pending);
-      data = [];
-      pending = "";
-    }
     return out.join("");
   };
   return body.pipeThrough(
@@ -176,12 +175,19 @@ export function exactEventStream(body: ReadableStream<Uint8Array>): ReadableStre
         }
         pending += waiting.join("") + decoded;
         waiting = [];
-        write(drain(false), controller);
+        write(drain(), controller);
       },
       flush(controller) {
-        pending += waiting.join("") + text(decoder.decode());
+        // What the SDK's parser never reads (it has no flush): an unfinished
+        // event, and a last line without its end. Passed on, save the text
+        // after a CR that ends the last chunk read: there, the SDK would read
+        // the CR as a line end (and dispatch an event it never reads).
+        const tail = waiting.join("") + text(decoder.decode());
+        const last = pending.endsWith("\r") ? pending : pending + tail;
+        write(data.map((d) => `data: ${d}\n`).join("") + last, controller);
+        data = [];
         waiting = [];
-        write(drain(true), controller);
+        pending = "";
       },
     }),
   );
