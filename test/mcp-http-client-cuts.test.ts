@@ -73,6 +73,28 @@ const BODIES: readonly Body[] = [
     count: 1,
   },
   {
+    name: "a JSON body after a BOM (dropped by the SDK's reader)",
+    type: "application/json",
+    text: `\ufeff${RESULT_1}`,
+    exact: [CONTENT_1],
+    count: 1,
+  },
+  {
+    // (Node's fetch drops two: one as the BOM, and its decoder one more.)
+    name: "a JSON body after two BOMs (read as the SDK's reader reads it)",
+    type: "application/json",
+    text: `\ufeff\ufeff${RESULT_1}`,
+    exact: [CONTENT_1],
+    count: 1,
+  },
+  {
+    name: "a JSON body after three BOMs (a BOM the SDK's reader keeps: not JSON, refused alike)",
+    type: "application/json",
+    text: `\ufeff\ufeff\ufeff${RESULT_1}`,
+    exact: [],
+    count: 0,
+  },
+  {
     name: "a JSON batch: a result whose _meta is not an object (the SDK refuses the batch)",
     type: "application/json",
     text: `[${RESULT_1},${BAD_META}]`,

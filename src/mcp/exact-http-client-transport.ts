@@ -214,7 +214,13 @@ function exactResponse(response: Response, method: string | undefined): Response
   const body = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
-        controller.enqueue(new TextEncoder().encode(exactResponseText(await response.text())));
+        // Decoded as the SDK's reader (response.json()) decodes, BOMs dropped
+        // as it drops them; passed on byte for byte when nothing changes, so
+        // that the SDK's reader drops them again, no more.
+        const bytes = new Uint8Array(await response.arrayBuffer());
+        const text = await new Response(bytes).text();
+        const exact = exactResponseText(text);
+        controller.enqueue(exact === text ? bytes : new TextEncoder().encode(exact));
         controller.close();
       },
       // (Once the SDK reads, it never cancels: a body being read is left to its reader.)
