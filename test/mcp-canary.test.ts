@@ -94,6 +94,20 @@ describe("struct-json-bridge/mcp", () => {
     expect(trailing.position).toBe(8);
   });
 
+  test.each([
+    ["exactJsonArguments", (text: string) => exactJsonArguments(text)],
+    ["deserializeExactMessage", (text: string) => deserializeExactMessage(text)],
+  ])(
+    "%s: a position is the engine's, never digits of the text its message quotes",
+    (_name, read) => {
+      // V8 quotes a short text whole for an unexpected first token: "position 73" there is data.
+      const error = thrown(() => read(`x{"k":"position 73"}`)) as { position?: number };
+      expect(error).toMatchObject({ code: "invalid-json", path: "" });
+      expect(error.position).toBeUndefined();
+      expect(exposed(error)).not.toContain("73");
+    },
+  );
+
   test.each(BAD_ARGUMENT_TEXTS)("toolCallArguments with raw_args_json: %s", (_label, text) => {
     const call = create(CallMCPToolSchema, { name: "t", args: { k: CANARY }, rawArgsJson: text });
     let error: unknown;

@@ -10,6 +10,7 @@ import {
   StreamableHTTPClientTransport,
   StreamableHTTPError,
 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {
@@ -501,3 +502,92 @@ describe.each([false, true])(
     );
   },
 );
+
+describe("responses read as the SDK reads them, from an in-process fetch", () => {
+  const QUIET = {
+    maxRetries: 0,
+    initialReconnectionDelay: 1,
+    maxReconnectionDelay: 1,
+    reconnectionDelayGrowFactor: 1,
+  };
+  const make = (exact: boolean, fetch: FetchLike): StreamableHTTPClientTransport => {
+    const url = new URL("http://127.0.0.1:9/mcp");
+    const options = { fetch, reconnectionOptions: QUIET };
+    return exact
+      ? new ExactStreamableHTTPClientTransport(url, options)
+      : new StreamableHTTPClientTransport(url, options);
+  };
+  const logged = (t: StreamableHTTPClientTransport, log: string[]) => {
+    t.onerror = (e) => log.push(`onerror ${describeError(e)}`);
+    t.onmessage = (m) => {
+      const sc = structuredContentJson((m as { result?: object }).result ?? {});
+      log.push(
+        `message ${JSON.stringify(withoutExactText(m))}${sc === undefined ? "" : ` exact ${sc}`}`,
+      );
+    };
+  };
+
+  test.each([
+    ["no content type", undefined],
+    ["text/plain", "text/plain"],
+    ["application/json", "application/json"],
+  ])(
+    "a stream opened by GET (%s) is an SSE stream to the SDK, whatever its content type: its result's exact text is recorded",
+    async (_name, type) => {
+      const logs: string[][] = [];
+      for (const exact of [false, true]) {
+        const log: string[] = [];
+        const t = make(exact, async (_url, init) => {
+          if (init?.method !== "GET") return new Response(null, { status: 405 });
+          const headers: Record<string, string> =
+            type === undefined ? {} : { "content-type": type };
+          const body = `id: 1\ndata: ${RESULT(1, '{"id":9007199254740993}')}\n\n`;
+          return new Response(new TextEncoder().encode(body), { status: 200, headers });
+        });
+        logged(t, log);
+        await t.start();
+        await t.resumeStream("0");
+        for (let i = 0; i < 100 && log.length === 0; i++)
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        await t.close();
+        logs.push(log);
+      }
+      const message =
+        'message {"jsonrpc":"2.0","id":1,"result":{"content":[],"structuredContent":{"id":9007199254740992}}}';
+      expect(logs).toEqual([[message], [`${message} exact {"id":9007199254740993}`]]);
+    },
+  );
+
+  test.each([
+    ["200", 200],
+    ["202", 202],
+  ])(
+    "a notification answered %s with a JSON body that never ends: send resolves and the body is cancelled, as with the SDK's",
+    async (_name, status) => {
+      const logs: string[][] = [];
+      for (const exact of [false, true]) {
+        const log: string[] = [];
+        const t = make(exact, async () => {
+          const body = new ReadableStream<Uint8Array>({
+            start: (controller) => controller.enqueue(new TextEncoder().encode('{"jsonrpc":')),
+            cancel: () => {
+              log.push("body cancelled");
+            },
+          });
+          return new Response(body, { status, headers: { "content-type": "application/json" } });
+        });
+        logged(t, log);
+        await t.start();
+        const sent = t.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: {} });
+        const hung = new Promise((resolve) => setTimeout(() => resolve("still pending"), 1_000));
+        log.push(String(await Promise.race([sent.then(() => "sent"), hung])));
+        await t.close();
+        logs.push(log);
+      }
+      expect(logs).toEqual([
+        ["body cancelled", "sent"],
+        ["body cancelled", "sent"],
+      ]);
+    },
+  );
+});

@@ -97,7 +97,8 @@ const LATIN1_BOM = "\u00ef\u00bb\u00bf";
 /**
  * Rewrites an SSE byte stream: each event's data is passed through
  * {@link exactResponseText}; every other line is passed on unchanged (line ends
- * become LF, which SSE reads alike). An unterminated tail is passed on as is.
+ * become LF, which SSE reads alike). What the SDK never reads at the end of the
+ * stream (an unfinished event, a line without its end) is never read here.
  */
 export function exactEventStream(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
   const decoder = new TextDecoder();
@@ -121,6 +122,10 @@ export function exactEventStream(body: ReadableStream<Uint8Array>): ReadableStre
       data.push(line.charCodeAt(5) === 0x20 ? line.slice(6) : line.slice(5));
       return;
     }
+    if (line === "data") {
+      data.push(""); // a field without a colon: an empty data line, in its place
+      return;
+    }
     out.push(`${line}\n`);
   };
   // Read as the SDK reads (TextDecoderStream, then eventsource-parser), and
@@ -142,7 +147,7 @@ export function exactEventStream(body: ReadableStream<Uint8Array>): ReadableStre
     wrote = true;
     controller.enqueue(encoder.encode(first ? `:\n${out}` : out));
   };
-  const drain = (final: boolean): string => {
+  const drain = (): string => {
     const out: string[] = [];
     let start = 0;
     for (let i = 0; i < pending.length; i++) {
@@ -155,12 +160,6 @@ export function exactEventStream(body: ReadableStream<Uint8Array>): ReadableStre
       start = i + 1;
     }
     pending = pending.slice(start);
-    if (final) {
-      for (const d of data) out.push(`data: ${d}\n`);
-      out.push(pending);
-      data = [];
-      pending = "";
-    }
     return out.join("");
   };
   return body.pipeThrough(
@@ -176,29 +175,60 @@ export function exactEventStream(body: ReadableStream<Uint8Array>): ReadableStre
         }
         pending += waiting.join("") + decoded;
         waiting = [];
-        write(drain(false), controller);
+        write(drain(), controller);
       },
       flush(controller) {
-        pending += waiting.join("") + text(decoder.decode());
+        // What the SDK's parser never reads (it has no flush): an unfinished
+        // event, and a last line without its end. Passed on, save the text
+        // after a CR that ends the last chunk read: there, the SDK would read
+        // the CR as a line end (and dispatch an event it never reads).
+        const tail = waiting.join("") + text(decoder.decode());
+        const last = pending.endsWith("\r") ? pending : pending + tail;
+        write(data.map((d) => `data: ${d}\n`).join("") + last, controller);
+        data = [];
         waiting = [];
-        write(drain(true), controller);
+        pending = "";
       },
     }),
   );
 }
 
-/** A response like `response` whose JSON or SSE body goes through the exact readers. */
-async function exactResponse(response: Response): Promise<Response> {
+/**
+ * A response like `response` whose JSON or SSE body goes through the exact
+ * readers, read as the SDK reads it: a GET's body is always an SSE stream (the
+ * SDK does not look at its content type), a POST's by its content type. A JSON
+ * body is read only when the SDK reads it (it cancels the body of an answer to
+ * a notification, which may never end).
+ */
+function exactResponse(response: Response, method: string | undefined): Response {
   if (!response.ok || response.body === null) return response;
-  const type = mediaTypeEssence(response.headers.get("content-type"));
+  const type =
+    method?.toUpperCase() === "GET"
+      ? "text/event-stream"
+      : mediaTypeEssence(response.headers.get("content-type"));
   if (type !== "application/json" && type !== "text/event-stream") return response;
   const headers = new Headers(response.headers);
   headers.delete("content-length");
   const init = { status: response.status, statusText: response.statusText, headers };
   if (type === "text/event-stream") return new Response(exactEventStream(response.body), init);
-  const text = await response.text();
-  const exact = exactResponseText(text);
-  return new Response(exact, init);
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        // Decoded as the SDK's reader (response.json()) decodes, BOMs dropped
+        // as it drops them; passed on byte for byte when nothing changes, so
+        // that the SDK's reader drops them again, no more.
+        const bytes = new Uint8Array(await response.arrayBuffer());
+        const text = await new Response(bytes).text();
+        const exact = exactResponseText(text);
+        controller.enqueue(exact === text ? bytes : new TextEncoder().encode(exact));
+        controller.close();
+      },
+      // (Once the SDK reads, it never cancels: a body being read is left to its reader.)
+      cancel: (reason) => (response.bodyUsed ? undefined : response.body?.cancel(reason)),
+    },
+    { highWaterMark: 0 },
+  );
+  return new Response(body, init);
 }
 
 /** Only the MCP endpoint's own requests accept an event stream; OAuth requests are left alone. */
@@ -229,7 +259,7 @@ export class ExactStreamableHTTPClientTransport extends StreamableHTTPClientTran
         url,
         exact === undefined ? init : { ...init, body: exact },
       );
-      return isMcpRequest(init) ? exactResponse(response) : response;
+      return isMcpRequest(init) ? exactResponse(response, init?.method) : response;
     };
     super(url, { ...options, fetch: exactFetch });
     this.exactBodies = exactBodies;

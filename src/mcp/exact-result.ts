@@ -32,6 +32,8 @@ export function recordStructuredContentText(
   if (!isRecord(message) || !isRecord(message.result)) return;
   const result = message.result;
   const meta = result._meta;
+  // A `_meta` that is not an object: the SDK refuses the message, and must see it as sent.
+  if (meta !== undefined && !isRecord(meta)) return;
   if (isRecord(meta) && Object.hasOwn(meta, STRUCTURED_CONTENT_JSON_META_KEY)) {
     const { [STRUCTURED_CONTENT_JSON_META_KEY]: _dropped, ...rest } = meta;
     if (Object.keys(rest).length === 0) delete result._meta;

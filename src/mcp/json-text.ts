@@ -13,7 +13,9 @@ export function assertJsonText(text: string, detail: string): void {
     JSON.parse(text);
   } catch (e) {
     if (!(e instanceof SyntaxError)) throw e;
-    const at = /position (\d+)/.exec(e.message);
+    // Only V8's own ending counts: a message that quotes the text ("…" is not
+    // valid JSON) may hold "position 7" as data.
+    const at = / JSON at position (\d+)(?: \(line \d+ column \d+\))?$/.exec(e.message);
     throw new StructJsonError(
       "invalid-json",
       "",
