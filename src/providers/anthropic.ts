@@ -119,10 +119,19 @@ export async function toolCallsFromMessage(
 /** Content blocks that never carry a JSON input (their deltas are text_delta, thinking_delta, …). */
 const textBlocks = new Set(["text", "thinking", "redacted_thinking"]);
 
+/** Stop reasons that cut the message's last block short. */
+const cutReasons = new Set(["max_tokens", "model_context_window_exceeded", "refusal"]);
+
+const CUT_INPUT =
+  "the message was cut (token or context limit, or a refusal) inside this tool_use: its input holds only what the server could parse of a partial text";
+
 async function fromStream(stream: AsyncIterable<unknown>): Promise<ProviderToolCall[]> {
   const calls = new ToolCallAssembler((index) => `/content/${index}`);
   const startInputs = new Map<number, unknown>();
   const textIndexes = new Set<number>();
+  const stopped = new Set<number>();
+  let lastIndex = -1;
+  let stopReason: unknown;
   for await (const event of stream) {
     const type = field(expectObject(event, "", "a MessageStreamEvent"), "type");
     // The SDK's own Stream throws on it; a stream handed on as events (a proxy, a replay) carries it.
@@ -131,6 +140,7 @@ async function fromStream(stream: AsyncIterable<unknown>): Promise<ProviderToolC
     }
     if (type === "content_block_start") {
       const index = indexField(event, "index", "");
+      lastIndex = Math.max(lastIndex, index);
       const block = field(event, "content_block");
       if (field(block, "type") === "tool_use") {
         if (startInputs.has(index)) {
@@ -164,9 +174,31 @@ async function fromStream(stream: AsyncIterable<unknown>): Promise<ProviderToolC
       const text = field(delta, "partial_json");
       // An empty chunk adds nothing; a call made only of them has input {}.
       if (text !== "") calls.append(index, text, "input");
+    } else if (type === "content_block_stop") {
+      stopped.add(indexField(event, "index", ""));
+    } else if (type === "message_delta") {
+      stopReason = field(field(event, "delta"), "stop_reason") ?? stopReason;
     }
   }
-  return calls.calls((index) => (isEmptyObject(startInputs.get(index)) ? "{}" : undefined));
+  // No chunk: a tool without parameters ({}), if its block ended whole; a
+  // block that never stopped, or the last one of a message cut short, had its
+  // text cut before it began: "" (what was sent), never a made-up {}.
+  return calls.calls((index) => {
+    if (!isEmptyObject(startInputs.get(index))) return undefined;
+    const cut = !stopped.has(index) || (index === lastIndex && cutReasons.has(String(stopReason)));
+    return cut ? "" : "{}";
+  });
+}
+
+/** A message cut short inside its last block, a tool_use: its input is partial. */
+function refuseCutInput(message: unknown, blocks: readonly unknown[]): void {
+  const last = blocks.length - 1;
+  if (
+    cutReasons.has(String(field(message, "stop_reason"))) &&
+    field(blocks[last], "type") === "tool_use"
+  ) {
+    throw providerError("provider-text-unavailable", `/content/${last}/input`, CUT_INPUT);
+  }
 }
 
 async function readBody(response: ResponseLike): Promise<string> {
@@ -201,6 +233,7 @@ function fromBody(body: string, recursionLimit: number): ProviderToolCall[] {
   const blocks = listField(message, "content", "");
   const calls = new ToolCallAssembler((index) => `/content/${index}`);
   if (!blocks.some((block) => field(block, "type") === "tool_use")) return [];
+  refuseCutInput(message, blocks);
   const spans = parseJsonSpans(body, limit);
   blocks.forEach((block, index) => {
     if (field(block, "type") !== "tool_use") return;
@@ -229,6 +262,7 @@ function fromParsedMessage(message: unknown): ProviderToolCall[] {
     calls.identify(index, field(block, "id"), field(block, "name"));
     calls.append(index, "{}", "input");
   });
+  refuseCutInput(message, blocks);
   return calls.calls();
 }
 

@@ -359,6 +359,63 @@ describe("Anthropic Messages", () => {
     delta: { type: "input_json_delta", partial_json: text },
   });
 
+  test("a streamed tool_use with no partial_json chunk is {} only when its block stopped and the message was not cut", async () => {
+    const events = (...tail: object[]) =>
+      streamOf(
+        { type: "message_start", message: { content: [] } },
+        start(0),
+        delta(0, ""),
+        ...tail,
+      );
+    const stop = { type: "content_block_stop", index: 0 };
+    const reason = (stop_reason: string) => ({ type: "message_delta", delta: { stop_reason } });
+    const whole = [{ id: "toolu_0", name: "f", argumentsJson: "{}" }];
+    // Nothing written: "" (toolCallFromJson then says invalid-json), never a made-up {}.
+    const cut = [{ id: "toolu_0", name: "f", argumentsJson: "" }];
+    expect(
+      await toolCallsFromMessage(events(stop, reason("tool_use"), { type: "message_stop" })),
+    ).toEqual(whole);
+    expect(await toolCallsFromMessage(events(stop))).toEqual(whole);
+    expect(await toolCallsFromMessage(events())).toEqual(cut);
+    for (const r of ["max_tokens", "model_context_window_exceeded", "refusal"]) {
+      expect(await toolCallsFromMessage(events(stop, reason(r), { type: "message_stop" }))).toEqual(
+        cut,
+      );
+    }
+    // A call before the last block was not cut: its {} stands.
+    expect(
+      await toolCallsFromMessage(
+        events(
+          stop,
+          start(1),
+          delta(1, '{"a":'),
+          { type: "content_block_stop", index: 1 },
+          reason("max_tokens"),
+        ),
+      ),
+    ).toEqual([...whole, { id: "toolu_1", name: "f", argumentsJson: '{"a":' }]);
+  });
+
+  test("a message cut short after its last tool_use (a text block last) keeps its calls", async () => {
+    const cut = body(
+      '{"type":"tool_use","id":"t","name":"f","input":{"id":9007199254740993}},{"type":"text","text":"x"}',
+    ).replace('"tool_use"}', '"max_tokens"}');
+    expect(await toolCallsFromMessage(cut)).toEqual([
+      { id: "t", name: "f", argumentsJson: '{"id":9007199254740993}' },
+    ]);
+    const parsed = {
+      type: "message",
+      content: [
+        { type: "tool_use", id: "t", name: "f", input: {} },
+        { type: "text", text: "x" },
+      ],
+      stop_reason: "max_tokens",
+    };
+    expect(await toolCallsFromMessage(parsed as never)).toEqual([
+      { id: "t", name: "f", argumentsJson: "{}" },
+    ]);
+  });
+
   const REFUSED: Refusal[] = [
     [
       "a body that is not a message",
@@ -437,6 +494,40 @@ describe("Anthropic Messages", () => {
         ),
       "provider-response-invalid",
       "",
+    ],
+    [
+      "a raw body cut at max_tokens inside its last tool_use (the server wrote a partial input)",
+      () =>
+        toolCallsFromMessage(
+          body(
+            '{"type":"text","text":"x"},{"type":"tool_use","id":"t","name":"f","input":{"a":"SECRET"}}',
+          ).replace('"tool_use"}', '"max_tokens"}'),
+        ),
+      "provider-text-unavailable",
+      "/content/1/input",
+    ],
+    [
+      "a raw body cut by the context window inside its last tool_use",
+      () =>
+        toolCallsFromMessage(
+          body('{"type":"tool_use","id":"t","name":"f","input":{}}').replace(
+            '"tool_use"}',
+            '"model_context_window_exceeded"}',
+          ),
+        ),
+      "provider-text-unavailable",
+      "/content/0/input",
+    ],
+    [
+      "a parsed Message cut at max_tokens inside its last tool_use, even with input {}",
+      () =>
+        toolCallsFromMessage({
+          type: "message",
+          content: [{ type: "tool_use", id: "t", name: "f", input: {} }],
+          stop_reason: "max_tokens",
+        } as never),
+      "provider-text-unavailable",
+      "/content/0/input",
     ],
     [
       "something that is no Messages result",
