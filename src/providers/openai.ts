@@ -89,6 +89,10 @@ export async function toolCallsFromChatCompletion(
     ).finalChatCompletion();
   }
   const calls = new ToolCallAssembler((index) => `/choices/${choice}/message/tool_calls/${index}`);
+  // Why the choice ended: a stream cut before it says nothing (undefined), a
+  // whole result without it is whole; "length" and "content_filter" cut the last call.
+  let finish: unknown;
+  let last = -1;
   if (isAsyncIterable(value)) {
     for await (const chunk of value) {
       // The wire's error object mid-stream (the SDK's own Stream throws on it): what came before may lack calls.
@@ -97,20 +101,27 @@ export async function toolCallsFromChatCompletion(
       }
       const picked = pickChoice(chunk, choice);
       if (picked === undefined) continue;
+      finish = field(picked, "finish_reason") ?? finish;
       const toolCalls = listField(field(picked, "delta"), "tool_calls", `/choices/${choice}/delta`);
       for (const toolCall of toolCalls) {
         const index = indexField(toolCall, "index", `/choices/${choice}/delta/tool_calls`);
+        last = Math.max(last, index);
         addChatToolCall(calls, index, toolCall);
       }
     }
   } else {
     const picked = pickChoice(expectObject(value, "", "a ChatCompletion or its stream"), choice);
+    finish = field(picked, "finish_reason") ?? "";
     const message = field(picked, "message");
     listField(message, "tool_calls", `/choices/${choice}/message`).forEach((toolCall, index) => {
+      last = index;
       addChatToolCall(calls, index, toolCall);
     });
   }
-  return calls.calls();
+  return calls.calls(undefined, (index) => {
+    if (typeof finish !== "string") return false;
+    return index !== last || (finish !== "length" && finish !== "content_filter");
+  });
 }
 
 /** The choice with this index (by its `index` field, else by position). */
@@ -158,9 +169,14 @@ export async function toolCallsFromResponse(source: ResponseSource): Promise<Pro
     value = await (value as unknown as { finalResponse(): Promise<unknown> }).finalResponse();
   }
   const calls = new ToolCallAssembler((index) => `/output/${index}`);
+  // Calls done whole (their empty text is {}), and calls cut (incomplete).
+  const done = new Set<number>();
+  const cut = new Set<number>();
+  const finished = (index: number) => done.has(index) && !cut.has(index);
   if (!isAsyncIterable(value)) {
-    addResponseOutput(calls, expectObject(value, "", "a Response or its stream"), "", true);
-    return calls.calls();
+    const response = expectObject(value, "", "a Response or its stream");
+    addResponseOutput(calls, response, "", true, done, cut);
+    return calls.calls(undefined, finished);
   }
   for await (const event of value) {
     const type = field(expectObject(event, "", "a ResponseStreamEvent"), "type");
@@ -168,25 +184,38 @@ export async function toolCallsFromResponse(source: ResponseSource): Promise<Pro
       case "response.output_item.added":
       case "response.output_item.done": {
         const index = indexField(event, "output_index", "");
-        addResponseItem(calls, index, field(event, "item"), type === "response.output_item.done");
+        const item = field(event, "item");
+        const isDone = type === "response.output_item.done";
+        addResponseItem(calls, index, item, isDone);
+        if (isDone) markDone(index, item, done, cut);
         break;
       }
       case "response.function_call_arguments.delta":
         calls.append(indexField(event, "output_index", ""), field(event, "delta"), "arguments");
         break;
-      case "response.function_call_arguments.done":
-        calls.final(indexField(event, "output_index", ""), field(event, "arguments"), "arguments");
+      case "response.function_call_arguments.done": {
+        const index = indexField(event, "output_index", "");
+        calls.final(index, field(event, "arguments"), "arguments");
+        done.add(index);
         break;
+      }
       case "response.completed":
       case "response.incomplete":
-        addResponseOutput(calls, field(event, "response"), "/response", false);
+        addResponseOutput(calls, field(event, "response"), "/response", false, done, cut);
         break;
       case "error":
       case "response.failed":
         throw providerError("provider-response-invalid", "", `the stream reports ${type}`);
     }
   }
-  return calls.calls();
+  return calls.calls(undefined, finished);
+}
+
+/** An item seen whole: done, and cut if its status says so. */
+function markDone(index: number, item: unknown, done: Set<number>, cut: Set<number>): void {
+  const status = field(item, "status");
+  done.add(index);
+  if (status === "incomplete" || status === "in_progress") cut.add(index);
 }
 
 function addResponseOutput(
@@ -194,8 +223,13 @@ function addResponseOutput(
   response: unknown,
   path: JsonPointer,
   whole: boolean,
+  done: Set<number>,
+  cut: Set<number>,
 ): void {
-  listField(response, "output", path).forEach((item, index) => {
+  const output = listField(response, "output", path);
+  output.forEach((item, index) => {
+    markDone(index, item, done, cut);
+    if (index === output.length - 1 && field(response, "status") === "incomplete") cut.add(index);
     if (whole) {
       if (field(item, "type") !== "function_call") return;
       calls.identify(index, field(item, "call_id"), field(item, "name"));

@@ -180,9 +180,15 @@ export class ToolCallAssembler {
 
   /**
    * The calls in index order. `whenNoDeltas` gives the text of a call that
-   * streamed no delta (undefined: no text, which throws).
+   * streamed no delta (undefined: no text, which throws). `finished` says
+   * whether a call ended whole: then an empty text (what OpenAI sends for a
+   * tool without parameters) is `{}`, its one reading; a call that may have
+   * been cut keeps `""`, which `toolCallFromJson` refuses.
    */
-  calls(whenNoDeltas: (index: number) => string | undefined = () => undefined): ProviderToolCall[] {
+  calls(
+    whenNoDeltas: (index: number) => string | undefined = () => undefined,
+    finished: (index: number) => boolean = () => false,
+  ): ProviderToolCall[] {
     const indexes = [...this.pending.keys()].sort((a, b) => a - b);
     const out: ProviderToolCall[] = [];
     for (const index of indexes) {
@@ -216,7 +222,11 @@ export class ToolCallAssembler {
           "the streamed argument deltas disagree with the stream's final arguments",
         );
       }
-      out.push({ id: call.id, name: call.name, argumentsJson: text });
+      out.push({
+        id: call.id,
+        name: call.name,
+        argumentsJson: text === "" && finished(index) ? "{}" : text,
+      });
     }
     return out;
   }

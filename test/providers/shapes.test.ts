@@ -73,6 +73,48 @@ describe("OpenAI Chat Completions", () => {
     ]);
   });
 
+  test('empty arguments "" (a tool without parameters) are {} once the choice finished whole, "" if cut', async () => {
+    const result = (finish_reason: string | undefined, ...args: string[]) => ({
+      choices: [
+        {
+          index: 0,
+          message: { tool_calls: args.map((a, i) => fn(`call_${i}`, "f", a)) },
+          ...(finish_reason === undefined ? {} : { finish_reason }),
+        },
+      ],
+    });
+    const out = (...args: string[]) =>
+      args.map((a, i) => ({ id: `call_${i}`, name: "f", argumentsJson: a }));
+    expect(await toolCallsFromChatCompletion(result("tool_calls", ""))).toEqual(out("{}"));
+    expect(await toolCallsFromChatCompletion(result(undefined, ""))).toEqual(out("{}"));
+    expect(await toolCallsFromChatCompletion(result("stop", "", "{}"))).toEqual(out("{}", "{}"));
+    // Whitespace is what the model wrote: not repaired (toolCallFromJson says invalid-json).
+    expect(await toolCallsFromChatCompletion(result("tool_calls", " \n"))).toEqual(out(" \n"));
+    // Cut at the token limit or by the content filter: the last call may have been cut before its first character.
+    for (const r of ["length", "content_filter"]) {
+      expect(await toolCallsFromChatCompletion(result(r, "", ""))).toEqual(out("{}", ""));
+    }
+
+    const opened = (i: number) =>
+      chunk([
+        { index: i, id: `call_${i}`, type: "function", function: { name: "f", arguments: "" } },
+      ]);
+    const finish = (finish_reason: string) => ({
+      choices: [{ index: 0, delta: {}, finish_reason }],
+    });
+    const usage = { choices: [], usage: { total_tokens: 3 } };
+    expect(
+      await toolCallsFromChatCompletion(
+        streamOf(opened(0), opened(1), finish("tool_calls"), usage),
+      ),
+    ).toEqual(out("{}", "{}"));
+    // A stream that ended before its finish_reason (a dropped connection): nothing is made up.
+    expect(await toolCallsFromChatCompletion(streamOf(opened(0), opened(1)))).toEqual(out("", ""));
+    expect(
+      await toolCallsFromChatCompletion(streamOf(opened(0), opened(1), finish("length"))),
+    ).toEqual(out("{}", ""));
+  });
+
   const REFUSED: Refusal[] = [
     [
       "arguments that arrive as a parsed object (some compatible servers)",
@@ -198,6 +240,62 @@ describe("OpenAI Responses", () => {
     expect(await toolCallsFromResponse(response)).toEqual([
       { id: "call_1", name: "f", argumentsJson: SECRET_ARGS },
     ]);
+  });
+
+  test('empty arguments "" (a tool without parameters) are {} once the call is done whole, "" if cut', async () => {
+    const out = (a: string) => [{ id: "call_1", name: "f", argumentsJson: a }];
+    const withStatus = (status: string | undefined) => ({
+      ...item("call_1", "f", ""),
+      ...(status === undefined ? {} : { status }),
+    });
+    expect(await toolCallsFromResponse({ output: [withStatus("completed")] })).toEqual(out("{}"));
+    expect(await toolCallsFromResponse({ output: [withStatus(undefined)] })).toEqual(out("{}"));
+    expect(await toolCallsFromResponse({ output: [withStatus("incomplete")] })).toEqual(out(""));
+    const incomplete = { status: "incomplete", output: [withStatus(undefined)] };
+    expect(await toolCallsFromResponse(incomplete)).toEqual(out(""));
+
+    const added = {
+      type: "response.output_item.added",
+      output_index: 0,
+      item: withStatus("in_progress"),
+    };
+    const argsDone = {
+      type: "response.function_call_arguments.done",
+      output_index: 0,
+      arguments: "",
+    };
+    const itemDone = (status: string) => ({
+      type: "response.output_item.done",
+      output_index: 0,
+      item: withStatus(status),
+    });
+    expect(await toolCallsFromResponse(streamOf(added, argsDone))).toEqual(out("{}"));
+    expect(await toolCallsFromResponse(streamOf(added, argsDone, itemDone("completed")))).toEqual(
+      out("{}"),
+    );
+    expect(await toolCallsFromResponse(streamOf(added, itemDone("completed")))).toEqual(out("{}"));
+    // Never done, or done incomplete (max_output_tokens): nothing is made up.
+    expect(
+      await toolCallsFromResponse(
+        streamOf(
+          { ...added, item: { ...withStatus("in_progress") } },
+          {
+            type: "response.function_call_arguments.delta",
+            output_index: 0,
+            delta: "",
+          },
+        ),
+      ),
+    ).toEqual(out(""));
+    expect(await toolCallsFromResponse(streamOf(added, itemDone("incomplete")))).toEqual(out(""));
+    expect(
+      await toolCallsFromResponse(
+        streamOf(added, {
+          type: "response.incomplete",
+          response: { status: "incomplete", output: [withStatus("incomplete")] },
+        }),
+      ),
+    ).toEqual(out(""));
   });
 
   test("a stream without deltas falls back to the done event's arguments", async () => {
