@@ -102,7 +102,9 @@ export async function toolCallsFromChatCompletion(
       const picked = pickChoice(chunk, choice);
       if (picked === undefined) continue;
       finish = field(picked, "finish_reason") ?? finish;
-      const toolCalls = listField(field(picked, "delta"), "tool_calls", `/choices/${choice}/delta`);
+      const delta = field(picked, "delta");
+      refuseFunctionCall(delta, `/choices/${choice}/delta`);
+      const toolCalls = listField(delta, "tool_calls", `/choices/${choice}/delta`);
       for (const toolCall of toolCalls) {
         const index = indexField(toolCall, "index", `/choices/${choice}/delta/tool_calls`);
         last = Math.max(last, index);
@@ -113,6 +115,7 @@ export async function toolCallsFromChatCompletion(
     const picked = pickChoice(expectObject(value, "", "a ChatCompletion or its stream"), choice);
     finish = field(picked, "finish_reason") ?? "";
     const message = field(picked, "message");
+    refuseFunctionCall(message, `/choices/${choice}/message`);
     listField(message, "tool_calls", `/choices/${choice}/message`).forEach((toolCall, index) => {
       last = index;
       addChatToolCall(calls, index, toolCall);
@@ -139,19 +142,38 @@ function pickChoice(result: unknown, choice: number): unknown {
   return undefined;
 }
 
+/**
+ * A legacy `function_call` (the deprecated `functions` parameter) has no call
+ * id to answer under: refused, as reading it as "no tool call" dropped it.
+ */
+function refuseFunctionCall(message: unknown, path: JsonPointer): void {
+  if (!isAbsent(field(message, "function_call"))) {
+    throw providerError(
+      "provider-response-invalid",
+      `${path}/function_call`,
+      "a legacy function_call (the deprecated functions parameter) has no call id: declare the function in tools",
+    );
+  }
+}
+
+/** Absent, as proxies that re-serialize the SDK's models write it too: null. */
+function isAbsent(value: unknown): boolean {
+  return value === undefined || value === null;
+}
+
 function addChatToolCall(calls: ToolCallAssembler, index: number, toolCall: unknown): void {
   const type = field(toolCall, "type");
   const fn = field(toolCall, "function");
   if (
-    (type !== undefined && type !== "function") ||
-    (fn === undefined && field(toolCall, "custom") !== undefined)
+    (!isAbsent(type) && type !== "function") ||
+    (isAbsent(fn) && !isAbsent(field(toolCall, "custom")))
   ) {
     calls.ignore(index);
     return;
   }
   calls.identify(index, field(toolCall, "id"), field(fn, "name"));
   const text = field(fn, "arguments");
-  if (text !== undefined && text !== null) calls.append(index, text, "function/arguments");
+  if (!isAbsent(text)) calls.append(index, text, "function/arguments");
 }
 
 /**

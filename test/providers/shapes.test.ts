@@ -115,6 +115,42 @@ describe("OpenAI Chat Completions", () => {
     ).toEqual(out("{}", ""));
   });
 
+  test("a stream re-serialized with nulls (a proxy dumping the SDK's models): type, id and name null in continuation deltas", async () => {
+    const stream = streamOf(
+      chunk([{ index: 0, id: "call_1", type: "function", function: { name: "f", arguments: "" } }]),
+      chunk([
+        { index: 0, id: null, type: null, function: { name: null, arguments: '{"id":9007' } },
+      ]),
+      chunk([
+        { index: 0, id: null, type: null, function: { name: null, arguments: "199254740993}" } },
+      ]),
+      {
+        choices: [
+          {
+            index: 0,
+            delta: { tool_calls: null, function_call: null },
+            finish_reason: "tool_calls",
+          },
+        ],
+      },
+    );
+    expect(await toolCallsFromChatCompletion(stream)).toEqual([
+      { id: "call_1", name: "f", argumentsJson: '{"id":9007199254740993}' },
+    ]);
+    const result = {
+      choices: [
+        {
+          index: 0,
+          message: { function_call: null, tool_calls: [fn("call_1", "f", SECRET_ARGS)] },
+          finish_reason: "tool_calls",
+        },
+      ],
+    };
+    expect(await toolCallsFromChatCompletion(result)).toEqual([
+      { id: "call_1", name: "f", argumentsJson: SECRET_ARGS },
+    ]);
+  });
+
   const REFUSED: Refusal[] = [
     [
       "arguments that arrive as a parsed object (some compatible servers)",
@@ -198,6 +234,33 @@ describe("OpenAI Chat Completions", () => {
         ),
       "provider-response-invalid",
       "/choices/0/message/tool_calls/3",
+    ],
+    [
+      "a legacy function_call (the deprecated functions parameter: no call id), not read as no call",
+      () =>
+        toolCallsFromChatCompletion({
+          choices: [
+            {
+              index: 0,
+              message: { tool_calls: null, function_call: { name: "f", arguments: SECRET_ARGS } },
+              finish_reason: "function_call",
+            },
+          ],
+        }),
+      "provider-response-invalid",
+      "/choices/0/message/function_call",
+    ],
+    [
+      "a streamed legacy function_call",
+      () =>
+        toolCallsFromChatCompletion(
+          streamOf(
+            { choices: [{ index: 0, delta: { function_call: { name: "f", arguments: "" } } }] },
+            { choices: [{ index: 0, delta: { function_call: { arguments: SECRET_ARGS } } }] },
+          ),
+        ),
+      "provider-response-invalid",
+      "/choices/0/delta/function_call",
     ],
     [
       "a choice option that is not an index",
