@@ -127,19 +127,29 @@ export async function toolCallsFromChatCompletion(
   });
 }
 
-/** The choice with this index (by its `index` field, else by position). */
+/** The choice with this index (by its `index` field, else by position); a second one is refused. */
 function pickChoice(result: unknown, choice: number): unknown {
   const choices = listField(result, "choices", "");
+  let picked: object | undefined;
   for (let i = 0; i < choices.length; i++) {
+    // A choice that is not an object (null, a list) may have been this one: refused, not skipped.
+    const item = expectObject(choices[i], `/choices/${i}`, "a choice");
     // An index that is not one (null, -1, 1.5, "0") is refused: read as
     // another choice's, a chunk's piece of the argument text was dropped.
     const index =
-      field(choices[i], "index") === undefined
-        ? i
-        : indexField(choices[i], "index", `/choices/${i}`);
-    if (index === choice) return choices[i];
+      field(item, "index") === undefined ? i : indexField(item, "index", `/choices/${i}`);
+    if (index !== choice) continue;
+    // Two choices of one index: reading the first dropped the second's text.
+    if (picked !== undefined) {
+      throw providerError(
+        "provider-response-invalid",
+        `/choices/${i}/index`,
+        "a second choice with this index",
+      );
+    }
+    picked = item;
   }
-  return undefined;
+  return picked;
 }
 
 /**

@@ -263,6 +263,44 @@ describe("OpenAI Chat Completions", () => {
       "/choices/0/delta/function_call",
     ],
     [
+      "a chunk with two choices of one index (the second's piece of the text was dropped)",
+      () =>
+        toolCallsFromChatCompletion(
+          streamOf({
+            choices: [
+              { index: 0, delta: { tool_calls: [{ index: 0, ...fn("call_1", "f", '{"a":') }] } },
+              {
+                index: 0,
+                delta: { tool_calls: [{ index: 0, function: { arguments: SECRET_ARGS } }] },
+              },
+            ],
+          }),
+        ),
+      "provider-response-invalid",
+      "/choices/1/index",
+    ],
+    [
+      "a result with two choices of one index (one by position)",
+      () =>
+        toolCallsFromChatCompletion({
+          choices: [
+            { message: { tool_calls: [fn("call_1", "f", "{}")] } },
+            { index: 0, message: { tool_calls: [fn("call_2", "g", SECRET_ARGS)] } },
+          ],
+        }),
+      "provider-response-invalid",
+      "/choices/1/index",
+    ],
+    [
+      "a streamed choice that is null (it may have held a piece of the text)",
+      () =>
+        toolCallsFromChatCompletion(
+          streamOf(chunk([{ index: 0, ...fn("call_1", "f", SECRET_ARGS) }]), { choices: [null] }),
+        ),
+      "provider-response-invalid",
+      "/choices/0",
+    ],
+    [
       "a choice option that is not an index",
       () => toolCallsFromChatCompletion({ choices: [] }, { choice: 1.5 }),
       "option-invalid",
