@@ -222,11 +222,16 @@ export async function toolCallsFromResponse(source: ResponseSource): Promise<Pro
         if (isDone) markDone(index, item, done, cut);
         break;
       }
-      case "response.function_call_arguments.delta":
-        calls.append(indexField(event, "output_index", ""), field(event, "delta"), "arguments");
+      case "response.function_call_arguments.delta": {
+        // Only function_call items have these events (others have their own).
+        const index = indexField(event, "output_index", "");
+        calls.refuseIfIgnored(index);
+        calls.append(index, field(event, "delta"), "arguments");
         break;
+      }
       case "response.function_call_arguments.done": {
         const index = indexField(event, "output_index", "");
+        calls.refuseIfIgnored(index);
         calls.final(index, field(event, "arguments"), "arguments");
         done.add(index);
         break;

@@ -152,6 +152,20 @@ export class ToolCallAssembler {
     this.pending.set(index, "ignored");
   }
 
+  /**
+   * Refuses a call's text sent to an index another kind of item holds (where
+   * only a call's text can be meant): skipped, it dropped a piece silently.
+   */
+  refuseIfIgnored(index: number): void {
+    if (this.pending.get(index) === "ignored") {
+      throw providerError(
+        "provider-response-invalid",
+        this.pathOf(index),
+        "argument text for an item that is not a function call",
+      );
+    }
+  }
+
   /** Appends one delta of the call's argument text. */
   append(index: number, delta: unknown, key: string): void {
     const call = this.call(index);

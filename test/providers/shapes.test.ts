@@ -469,6 +469,40 @@ describe("OpenAI Responses", () => {
       "/output/0",
     ],
     [
+      "argument deltas at a message item's index, after it (a piece of some call's text, misaddressed)",
+      () =>
+        toolCallsFromResponse(
+          streamOf(
+            { type: "response.output_item.added", output_index: 0, item: { type: "message" } },
+            { type: "response.output_item.added", output_index: 1, item: item("call_1", "f", "") },
+            { type: "response.function_call_arguments.delta", output_index: 1, delta: '{"a":' },
+            { type: "response.function_call_arguments.delta", output_index: 0, delta: SECRET_ARGS },
+          ),
+        ),
+      "provider-response-invalid",
+      "/output/0",
+    ],
+    [
+      "a done event at a custom tool call's index",
+      () =>
+        toolCallsFromResponse(
+          streamOf(
+            {
+              type: "response.output_item.added",
+              output_index: 0,
+              item: { type: "custom_tool_call", call_id: "c", name: "g", input: "" },
+            },
+            {
+              type: "response.function_call_arguments.done",
+              output_index: 0,
+              arguments: SECRET_ARGS,
+            },
+          ),
+        ),
+      "provider-response-invalid",
+      "/output/0",
+    ],
+    [
       "one output index holding a message and a call",
       () =>
         toolCallsFromResponse(
