@@ -104,10 +104,20 @@ export function indexField(value: unknown, key: string, path: JsonPointer): numb
   return index;
 }
 
+/**
+ * The longest argument text a call may have: the longest string every
+ * JavaScript engine holds (V8's, 2^29 − 24 UTF-16 code units). Counted as
+ * deltas arrive, so a longer stream stops there with a clear error (not a
+ * RangeError at the join, nor memory growing for a stream that never ends).
+ */
+const MAX_ARGUMENTS_LENGTH = 2 ** 29 - 24;
+
 interface PendingCall {
   id: string | undefined;
   name: string | undefined;
   readonly parts: string[];
+  /** The parts' total length. */
+  length: number;
   /** Texts the provider says the whole arguments are (a "done" event); each must equal the join. */
   readonly finals: string[];
 }
@@ -169,7 +179,17 @@ export class ToolCallAssembler {
   /** Appends one delta of the call's argument text. */
   append(index: number, delta: unknown, key: string): void {
     const call = this.call(index);
-    if (call !== undefined) call.parts.push(this.text(index, delta, key));
+    if (call === undefined) return;
+    const text = this.text(index, delta, key);
+    call.length += text.length;
+    if (call.length > MAX_ARGUMENTS_LENGTH) {
+      throw providerError(
+        "provider-response-invalid",
+        this.pathOf(index),
+        `the call's argument text passes ${MAX_ARGUMENTS_LENGTH} characters, the longest string every JavaScript engine holds`,
+      );
+    }
+    call.parts.push(text);
   }
 
   /** Records the provider's own whole text for the call, checked against the deltas at the end. */
@@ -249,7 +269,7 @@ export class ToolCallAssembler {
     let call = this.pending.get(index);
     if (call === "ignored") return undefined;
     if (call === undefined) {
-      call = { id: undefined, name: undefined, parts: [], finals: [] };
+      call = { id: undefined, name: undefined, parts: [], length: 0, finals: [] };
       this.pending.set(index, call);
     }
     return call;

@@ -789,6 +789,55 @@ describe("Anthropic Messages", () => {
   });
 });
 
+describe("hostile sizes", () => {
+  // One 64 MiB string sent 9 times: 576 Mi characters, past what a JavaScript
+  // string holds (V8: 2^29 - 24), in little memory (the deltas share one string).
+  const big = "x".repeat(2 ** 26);
+  const pieces = Array.from({ length: 9 }, () => big);
+  const tooLong = "provider-response-invalid";
+
+  test("a Chat call whose deltas pass the longest string: a clear error, not a RangeError", async () => {
+    const stream = streamOf(
+      chunk([{ index: 0, ...fn("call_1", "f", "") }]),
+      ...pieces.map((p) => chunk([{ index: 0, function: { arguments: p } }])),
+    );
+    await expectRefusal(
+      () => toolCallsFromChatCompletion(stream),
+      tooLong,
+      "/choices/0/message/tool_calls/0",
+    );
+  });
+
+  test("a Responses call and an Anthropic tool_use likewise", async () => {
+    const responses = streamOf(
+      {
+        type: "response.output_item.added",
+        output_index: 2,
+        item: { type: "function_call", call_id: "c", name: "f", arguments: "" },
+      },
+      ...pieces.map((delta) => ({
+        type: "response.function_call_arguments.delta",
+        output_index: 2,
+        delta,
+      })),
+    );
+    await expectRefusal(() => toolCallsFromResponse(responses), tooLong, "/output/2");
+    const anthropic = streamOf(
+      {
+        type: "content_block_start",
+        index: 1,
+        content_block: { type: "tool_use", id: "t", name: "f", input: {} },
+      },
+      ...pieces.map((partial_json) => ({
+        type: "content_block_delta",
+        index: 1,
+        delta: { type: "input_json_delta", partial_json },
+      })),
+    );
+    await expectRefusal(() => toolCallsFromMessage(anthropic), tooLong, "/content/1");
+  });
+});
+
 /** What is refused, how to provoke it, the code and the path. */
 type Refusal = [string, () => Promise<unknown>, string, string];
 
