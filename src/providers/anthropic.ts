@@ -134,6 +134,10 @@ async function fromStream(stream: AsyncIterable<unknown>): Promise<ProviderToolC
   let stopReason: unknown;
   for await (const event of stream) {
     const type = field(expectObject(event, "", "a MessageStreamEvent"), "type");
+    // An event without a type is no Messages event (a Chat chunk): refused, not skipped.
+    if (typeof type !== "string") {
+      throw providerError("provider-response-invalid", "/type", "expected a MessageStreamEvent");
+    }
     // The SDK's own Stream throws on it; a stream handed on as events (a proxy, a replay) carries it.
     if (type === "error") {
       throw providerError("provider-response-invalid", "", "the stream reports error");

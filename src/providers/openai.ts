@@ -129,7 +129,7 @@ export async function toolCallsFromChatCompletion(
 
 /** The choice with this index (by its `index` field, else by position); a second one is refused. */
 function pickChoice(result: unknown, choice: number): unknown {
-  const choices = listField(result, "choices", "");
+  const choices = listField(result, "choices", "", true);
   let picked: object | undefined;
   for (let i = 0; i < choices.length; i++) {
     // A choice that is not an object (null, a list) may have been this one: refused, not skipped.
@@ -212,6 +212,12 @@ export async function toolCallsFromResponse(source: ResponseSource): Promise<Pro
   }
   for await (const event of value) {
     const type = field(expectObject(event, "", "a ResponseStreamEvent"), "type");
+    // Every Responses event is "response.…" or "error"; one of another kind is
+    // another provider's stream (Chat chunks, Anthropic events): refused, not
+    // skipped as an unknown event (a new "response.…" one still is).
+    if (typeof type !== "string" || (type !== "error" && !type.startsWith("response."))) {
+      throw providerError("provider-response-invalid", "/type", "expected a ResponseStreamEvent");
+    }
     switch (type) {
       case "response.output_item.added":
       case "response.output_item.done": {
@@ -263,7 +269,7 @@ function addResponseOutput(
   done: Set<number>,
   cut: Set<number>,
 ): void {
-  const output = listField(response, "output", path);
+  const output = listField(response, "output", path, true);
   output.forEach((item, index) => {
     markDone(index, item, done, cut);
     if (index === output.length - 1 && field(response, "status") === "incomplete") cut.add(index);

@@ -85,10 +85,20 @@ export function field(value: unknown, key: string): unknown {
   return Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined;
 }
 
-/** `value` when it is an array, else an empty one (absent lists are empty in every provider shape). */
-export function listField(value: unknown, key: string, path: JsonPointer): readonly unknown[] {
+/**
+ * `value` when it is an array, else an empty one (absent lists are empty in
+ * every provider shape), unless `required`: a result's own list (`choices`,
+ * `output`), whose absence says it is not that result (another provider's, or
+ * none), which read as "no tool call" gave a wrong answer silently.
+ */
+export function listField(
+  value: unknown,
+  key: string,
+  path: JsonPointer,
+  required = false,
+): readonly unknown[] {
   const list = field(value, key);
-  if (list === undefined || list === null) return [];
+  if ((list === undefined || list === null) && !required) return [];
   if (!Array.isArray(list)) {
     throw providerError("provider-response-invalid", `${path}/${key}`, "expected an array");
   }

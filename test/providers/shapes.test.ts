@@ -789,6 +789,111 @@ describe("Anthropic Messages", () => {
   });
 });
 
+describe("another provider's result or stream, or no result at all: refused, not read as no call", () => {
+  const chatResult = {
+    object: "chat.completion",
+    choices: [{ index: 0, message: { tool_calls: [fn("call_1", "f", SECRET_ARGS)] } }],
+  };
+  const chatStream = () =>
+    streamOf({
+      object: "chat.completion.chunk",
+      ...chunk([{ index: 0, ...fn("call_1", "f", SECRET_ARGS) }]),
+    });
+  const responseResult = {
+    object: "response",
+    output: [{ type: "function_call", call_id: "call_1", name: "f", arguments: SECRET_ARGS }],
+  };
+  const responseStream = () =>
+    streamOf(
+      { type: "response.created", response: { output: [] } },
+      {
+        type: "response.output_item.done",
+        output_index: 0,
+        item: { type: "function_call", call_id: "call_1", name: "f", arguments: SECRET_ARGS },
+      },
+    );
+  const messageStream = () =>
+    streamOf(
+      { type: "message_start", message: { content: [] } },
+      {
+        type: "content_block_start",
+        index: 0,
+        content_block: { type: "tool_use", id: "t", name: "f", input: {} },
+      },
+      {
+        type: "content_block_delta",
+        index: 0,
+        delta: { type: "input_json_delta", partial_json: SECRET_ARGS },
+      },
+    );
+  const message = {
+    type: "message",
+    content: [{ type: "tool_use", id: "t", name: "f", input: {} }],
+  };
+  testRefusals([
+    [
+      "a Responses result to toolCallsFromChatCompletion",
+      () => toolCallsFromChatCompletion(responseResult as never),
+      "provider-response-invalid",
+      "/choices",
+    ],
+    [
+      "an Anthropic Message to toolCallsFromChatCompletion",
+      () => toolCallsFromChatCompletion(message as never),
+      "provider-response-invalid",
+      "/choices",
+    ],
+    [
+      "a Responses stream to toolCallsFromChatCompletion",
+      () => toolCallsFromChatCompletion(responseStream() as never),
+      "provider-response-invalid",
+      "/choices",
+    ],
+    [
+      "an Anthropic stream to toolCallsFromChatCompletion",
+      () => toolCallsFromChatCompletion(messageStream() as never),
+      "provider-response-invalid",
+      "/choices",
+    ],
+    [
+      "an empty object to toolCallsFromChatCompletion",
+      () => toolCallsFromChatCompletion({} as never),
+      "provider-response-invalid",
+      "/choices",
+    ],
+    [
+      "a Chat Completions result to toolCallsFromResponse",
+      () => toolCallsFromResponse(chatResult as never),
+      "provider-response-invalid",
+      "/output",
+    ],
+    [
+      "a Chat stream to toolCallsFromResponse",
+      () => toolCallsFromResponse(chatStream() as never),
+      "provider-response-invalid",
+      "/type",
+    ],
+    [
+      "an Anthropic stream to toolCallsFromResponse",
+      () => toolCallsFromResponse(messageStream()),
+      "provider-response-invalid",
+      "/type",
+    ],
+    [
+      "response.completed without its output",
+      () => toolCallsFromResponse(streamOf({ type: "response.completed", response: {} })),
+      "provider-response-invalid",
+      "/response/output",
+    ],
+    [
+      "a Chat stream to toolCallsFromMessage",
+      () => toolCallsFromMessage(chatStream() as never),
+      "provider-response-invalid",
+      "/type",
+    ],
+  ]);
+});
+
 describe("hostile sizes", () => {
   // One 64 MiB string sent 9 times: 576 Mi characters, past what a JavaScript
   // string holds (V8: 2^29 - 24), in little memory (the deltas share one string).
