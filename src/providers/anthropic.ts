@@ -106,7 +106,8 @@ export async function toolCallsFromMessage(
   if (typeof field(value, "type") === "string" && Array.isArray(field(value, "content"))) {
     return fromParsedMessage(value);
   }
-  if (typeof (value as Partial<ResponseLike> | null)?.text === "function") {
+  const response = value as Partial<ResponseLike> | null;
+  if (typeof response?.text === "function" && typeof response.headers?.get === "function") {
     return fromBody(await readBody(value as ResponseLike), recursionLimit);
   }
   throw providerError(
@@ -220,7 +221,11 @@ async function readBody(response: ResponseLike): Promise<string> {
       "a streamed response: pass the SDK's stream, not its raw Response",
     );
   }
-  return response.text();
+  const body: unknown = await response.text();
+  if (typeof body !== "string") {
+    throw providerError("provider-response-invalid", "", "the response's text() gave no string");
+  }
+  return body;
 }
 
 function fromBody(body: string, recursionLimit: number): ProviderToolCall[] {

@@ -763,6 +763,30 @@ describe("Anthropic Messages", () => {
       "/content/0/input",
     ],
     [
+      "a Response-like object without headers (a TypeError before)",
+      () => toolCallsFromMessage({ text: async () => "SECRET" } as never),
+      "provider-response-invalid",
+      "",
+    ],
+    [
+      "a Response-like object whose headers have no get",
+      () =>
+        toolCallsFromMessage({ bodyUsed: false, headers: {}, text: async () => "SECRET" } as never),
+      "provider-response-invalid",
+      "",
+    ],
+    [
+      "a Response-like object whose text() gives no string",
+      () =>
+        toolCallsFromMessage({
+          bodyUsed: false,
+          headers: new Headers({ "content-type": "application/json" }),
+          text: async () => ({ SECRET: 1 }),
+        } as never),
+      "provider-response-invalid",
+      "",
+    ],
+    [
       "something that is no Messages result",
       () => toolCallsFromMessage({ SECRET: 1 } as never),
       "provider-response-invalid",
