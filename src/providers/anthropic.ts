@@ -176,6 +176,14 @@ async function fromStream(stream: AsyncIterable<unknown>): Promise<ProviderToolC
           "an input_json_delta for a block without input",
         );
       }
+      // A piece after its block stopped has two readings (part of the input, or not).
+      if (stopped.has(index)) {
+        throw providerError(
+          "provider-response-invalid",
+          `/content/${index}`,
+          "an input_json_delta after its block stopped",
+        );
+      }
       const text = field(delta, "partial_json");
       // An empty chunk adds nothing; a call made only of them has input {}.
       if (text !== "") calls.append(index, text, "input");

@@ -787,6 +787,20 @@ describe("Anthropic Messages", () => {
       "",
     ],
     [
+      "an input_json_delta after its block stopped (two readings: part of the input or not)",
+      () =>
+        toolCallsFromMessage(
+          streamOf(
+            start(0),
+            delta(0, "{}"),
+            { type: "content_block_stop", index: 0 },
+            delta(0, "SECRET"),
+          ),
+        ),
+      "provider-response-invalid",
+      "/content/0",
+    ],
+    [
       "something that is no Messages result",
       () => toolCallsFromMessage({ SECRET: 1 } as never),
       "provider-response-invalid",
