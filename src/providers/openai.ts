@@ -101,10 +101,18 @@ export async function toolCallsFromChatCompletion(
       }
       const picked = pickChoice(chunk, choice);
       if (picked === undefined) continue;
-      finish = field(picked, "finish_reason") ?? finish;
       const delta = field(picked, "delta");
       refuseFunctionCall(delta, `/choices/${choice}/delta`);
       const toolCalls = listField(delta, "tool_calls", `/choices/${choice}/delta`);
+      // After the choice's finish_reason (an earlier chunk's) a delta has two readings.
+      if (toolCalls.length > 0 && typeof finish === "string") {
+        throw providerError(
+          "provider-response-invalid",
+          `/choices/${choice}/delta/tool_calls`,
+          "tool call deltas after the choice's finish_reason",
+        );
+      }
+      finish = field(picked, "finish_reason") ?? finish;
       for (const toolCall of toolCalls) {
         const index = indexField(toolCall, "index", `/choices/${choice}/delta/tool_calls`);
         last = Math.max(last, index);

@@ -113,6 +113,20 @@ describe("OpenAI Chat Completions", () => {
     expect(
       await toolCallsFromChatCompletion(streamOf(opened(0), opened(1), finish("length"))),
     ).toEqual(out("{}", ""));
+    // The finish_reason in the chunk of the last delta (some compatible servers), then a usage chunk.
+    const last = {
+      choices: [
+        {
+          index: 0,
+          delta: { tool_calls: [{ index: 1, function: { arguments: "" } }] },
+          finish_reason: "tool_calls",
+        },
+      ],
+    };
+    const after = { choices: [{ index: 0, delta: {}, finish_reason: null }], usage: {} };
+    expect(await toolCallsFromChatCompletion(streamOf(opened(0), opened(1), last, after))).toEqual(
+      out("{}", "{}"),
+    );
   });
 
   test("a stream re-serialized with nulls (a proxy dumping the SDK's models): type, id and name null in continuation deltas", async () => {
@@ -299,6 +313,19 @@ describe("OpenAI Chat Completions", () => {
         ),
       "provider-response-invalid",
       "/choices/0",
+    ],
+    [
+      "tool call deltas after the choice's finish_reason (a piece of text, or a call, after the end)",
+      () =>
+        toolCallsFromChatCompletion(
+          streamOf(
+            chunk([{ index: 0, ...fn("call_1", "f", "{}") }]),
+            { choices: [{ index: 0, delta: {}, finish_reason: "tool_calls" }] },
+            chunk([{ index: 1, ...fn("call_2", "g", SECRET_ARGS) }]),
+          ),
+        ),
+      "provider-response-invalid",
+      "/choices/0/delta/tool_calls",
     ],
     [
       "a choice option that is not an index",
