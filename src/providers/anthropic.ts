@@ -133,12 +133,18 @@ async function fromStream(stream: AsyncIterable<unknown>): Promise<ProviderToolC
   const stopped = new Set<number>();
   let lastIndex = -1;
   let stopReason: unknown;
+  let ended = false;
   for await (const event of stream) {
     const type = field(expectObject(event, "", "a MessageStreamEvent"), "type");
     // An event without a type is no Messages event (a Chat chunk): refused, not skipped.
     if (typeof type !== "string") {
       throw providerError("provider-response-invalid", "/type", "expected a MessageStreamEvent");
     }
+    // Nothing but a ping follows message_stop (events after it: a second message, concatenated).
+    if (ended && type !== "ping") {
+      throw providerError("provider-response-invalid", "", "an event after message_stop");
+    }
+    if (type === "message_stop") ended = true;
     // The SDK's own Stream throws on it; a stream handed on as events (a proxy, a replay) carries it.
     if (type === "error") {
       throw providerError("provider-response-invalid", "", "the stream reports error");

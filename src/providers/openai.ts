@@ -213,6 +213,7 @@ export async function toolCallsFromResponse(source: ResponseSource): Promise<Pro
   const done = new Set<number>();
   const cut = new Set<number>();
   const finished = (index: number) => done.has(index) && !cut.has(index);
+  let ended = false;
   if (!isAsyncIterable(value)) {
     const response = expectObject(value, "", "a Response or its stream");
     addResponseOutput(calls, response, "", true, done, cut);
@@ -226,6 +227,9 @@ export async function toolCallsFromResponse(source: ResponseSource): Promise<Pro
     if (typeof type !== "string" || (type !== "error" && !type.startsWith("response."))) {
       throw providerError("provider-response-invalid", "/type", "expected a ResponseStreamEvent");
     }
+    // Nothing follows the response's end (events after it: a second response, concatenated).
+    if (ended)
+      throw providerError("provider-response-invalid", "", "an event after the response's end");
     switch (type) {
       case "response.output_item.added":
       case "response.output_item.done": {
@@ -253,6 +257,7 @@ export async function toolCallsFromResponse(source: ResponseSource): Promise<Pro
       case "response.completed":
       case "response.incomplete":
         addResponseOutput(calls, field(event, "response"), "/response", false, done, cut);
+        ended = true;
         break;
       case "error":
       case "response.failed":

@@ -530,6 +530,22 @@ describe("OpenAI Responses", () => {
       "/output/0",
     ],
     [
+      "a call after response.completed (two responses concatenated)",
+      () =>
+        toolCallsFromResponse(
+          streamOf(
+            { type: "response.completed", response: { output: [item("call_1", "f", "{}")] } },
+            {
+              type: "response.output_item.done",
+              output_index: 1,
+              item: item("call_2", "g", SECRET_ARGS),
+            },
+          ),
+        ),
+      "provider-response-invalid",
+      "",
+    ],
+    [
       "one output index holding a message and a call",
       () =>
         toolCallsFromResponse(
@@ -826,6 +842,22 @@ describe("Anthropic Messages", () => {
         ),
       "provider-response-invalid",
       "/content/0",
+    ],
+    [
+      "a block after message_stop (two messages concatenated)",
+      () =>
+        toolCallsFromMessage(
+          streamOf(
+            start(0),
+            delta(0, "{}"),
+            { type: "content_block_stop", index: 0 },
+            { type: "message_stop" },
+            start(1),
+            delta(1, SECRET_ARGS),
+          ),
+        ),
+      "provider-response-invalid",
+      "",
     ],
     [
       "something that is no Messages result",
