@@ -17,6 +17,7 @@ import {
   listField,
   type ProviderToolCall,
   providerError,
+  streamItems,
   ToolCallAssembler,
 } from "./provider-tool-call.js";
 
@@ -134,7 +135,7 @@ async function fromStream(stream: AsyncIterable<unknown>): Promise<ProviderToolC
   let lastIndex = -1;
   let stopReason: unknown;
   let ended = false;
-  for await (const event of stream) {
+  for await (const event of streamItems(stream)) {
     const type = field(expectObject(event, "", "a MessageStreamEvent"), "type");
     // An event without a type is no Messages event (a Chat chunk): refused, not skipped.
     if (typeof type !== "string") {

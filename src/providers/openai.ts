@@ -15,6 +15,7 @@ import {
   listField,
   type ProviderToolCall,
   providerError,
+  streamItems,
   ToolCallAssembler,
 } from "./provider-tool-call.js";
 
@@ -94,7 +95,7 @@ export async function toolCallsFromChatCompletion(
   let finish: unknown;
   let last = -1;
   if (isAsyncIterable(value)) {
-    for await (const chunk of value) {
+    for await (const chunk of streamItems(value)) {
       // The wire's error object mid-stream (the SDK's own Stream throws on it): what came before may lack calls.
       if (field(expectObject(chunk, "", "a ChatCompletionChunk"), "error") !== undefined) {
         throw providerError("provider-response-invalid", "", "the stream reports an error");
@@ -219,7 +220,7 @@ export async function toolCallsFromResponse(source: ResponseSource): Promise<Pro
     addResponseOutput(calls, response, "", true, done, cut);
     return calls.calls(undefined, finished);
   }
-  for await (const event of value) {
+  for await (const event of streamItems(value)) {
     const type = field(expectObject(event, "", "a ResponseStreamEvent"), "type");
     // Every Responses event is "response.…" or "error"; one of another kind is
     // another provider's stream (Chat chunks, Anthropic events): refused, not

@@ -47,6 +47,48 @@ export function isAsyncIterable(value: unknown): value is AsyncIterable<unknown>
 }
 
 /**
+ * A stream's items, as `for await` gives them, except that an iterator that
+ * breaks the protocol (not an object, no `next`, a result that is not an
+ * object) is refused with `provider-response-invalid` instead of a TypeError.
+ * Left early (an adapter refuses an item), the stream is released through
+ * its iterator's `return`, as `for await` does.
+ */
+export async function* streamItems(stream: AsyncIterable<unknown>): AsyncGenerator<unknown> {
+  const iterator = stream[Symbol.asyncIterator]() as Partial<AsyncIterator<unknown>> | null;
+  if (typeof iterator !== "object" || iterator === null || typeof iterator.next !== "function") {
+    throw providerError("provider-response-invalid", "", "the stream's iterator is not one");
+  }
+  // True while the consumer holds an item: leaving then (early) closes the
+  // iterator, as for-await does; one that ended or failed is not closed.
+  let holding = false;
+  try {
+    for (;;) {
+      const result: unknown = await iterator.next();
+      if (typeof result !== "object" || result === null) {
+        throw providerError(
+          "provider-response-invalid",
+          "",
+          "the stream's iterator gave no result object",
+        );
+      }
+      const { done, value } = result as IteratorResult<unknown>;
+      if (done) return;
+      holding = true;
+      yield value;
+      holding = false;
+    }
+  } finally {
+    if (holding && typeof iterator.return === "function") {
+      try {
+        await iterator.return();
+      } catch {
+        // As for-await: the adapter's own error is the one to report.
+      }
+    }
+  }
+}
+
+/**
  * True for one of the SDKs' helper streams (`ChatCompletionStream`,
  * `ResponseStream`, `MessageStream`: it has the method `finalMethod`) that has
  * emitted events already: it has `ended`, or its getter `snapshot` holds what

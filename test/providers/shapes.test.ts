@@ -991,6 +991,53 @@ describe("another provider's result or stream, or no result at all: refused, not
   ]);
 });
 
+describe("a stream whose iterator breaks the protocol: provider-response-invalid, not a TypeError", () => {
+  const ADAPTERS: [string, (s: never) => Promise<unknown>][] = [
+    ["toolCallsFromChatCompletion", toolCallsFromChatCompletion],
+    ["toolCallsFromResponse", toolCallsFromResponse],
+    ["toolCallsFromMessage", toolCallsFromMessage],
+  ];
+  const iterable = (iterator: unknown) => ({ [Symbol.asyncIterator]: () => iterator }) as never;
+  test.each(ADAPTERS)("%s", async (_name, adapter) => {
+    for (const iterator of [5, null, {}, { next: async () => null }, { next: async () => 7 }]) {
+      await expectRefusal(() => adapter(iterable(iterator)), "provider-response-invalid", "");
+    }
+    // Refused mid-stream: the stream is released (its iterator's return is called), as for-await does.
+    let returned = 0;
+    const items = [null];
+    await expectRefusal(
+      () =>
+        adapter(
+          iterable({
+            next: async () => ({ done: items.length === 0, value: items.shift() }),
+            return: async () => {
+              returned++;
+              return { done: true, value: undefined };
+            },
+          }),
+        ),
+      "provider-response-invalid",
+      "",
+    );
+    expect(returned).toBe(1);
+    // The stream's own error (the SDK's APIError, a network error) goes through unchanged.
+    const failure = new TypeError("fetch failed");
+    const thrown = await adapter(
+      iterable({
+        next: async () => {
+          throw failure;
+        },
+        return: async () => {
+          returned++;
+          return { done: true, value: undefined };
+        },
+      }),
+    ).catch((e: unknown) => e);
+    expect(thrown).toBe(failure);
+    expect(returned).toBe(1);
+  });
+});
+
 describe("hostile sizes", () => {
   // One 64 MiB string sent 9 times: 576 Mi characters, past what a JavaScript
   // string holds (V8: 2^29 - 24), in little memory (the deltas share one string).
