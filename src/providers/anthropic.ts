@@ -17,6 +17,7 @@ import {
   listField,
   type ProviderToolCall,
   providerError,
+  streamItems,
   ToolCallAssembler,
 } from "./provider-tool-call.js";
 
@@ -106,7 +107,8 @@ export async function toolCallsFromMessage(
   if (typeof field(value, "type") === "string" && Array.isArray(field(value, "content"))) {
     return fromParsedMessage(value);
   }
-  if (typeof (value as Partial<ResponseLike> | null)?.text === "function") {
+  const response = value as Partial<ResponseLike> | null;
+  if (typeof response?.text === "function" && typeof response.headers?.get === "function") {
     return fromBody(await readBody(value as ResponseLike), recursionLimit);
   }
   throw providerError(
@@ -119,18 +121,38 @@ export async function toolCallsFromMessage(
 /** Content blocks that never carry a JSON input (their deltas are text_delta, thinking_delta, …). */
 const textBlocks = new Set(["text", "thinking", "redacted_thinking"]);
 
+/** Stop reasons that cut the message's last block short. */
+const cutReasons = new Set(["max_tokens", "model_context_window_exceeded", "refusal"]);
+
+const CUT_INPUT =
+  "the message was cut (token or context limit, or a refusal) inside this tool_use: its input holds only what the server could parse of a partial text";
+
 async function fromStream(stream: AsyncIterable<unknown>): Promise<ProviderToolCall[]> {
   const calls = new ToolCallAssembler((index) => `/content/${index}`);
   const startInputs = new Map<number, unknown>();
   const textIndexes = new Set<number>();
-  for await (const event of stream) {
+  const stopped = new Set<number>();
+  let lastIndex = -1;
+  let stopReason: unknown;
+  let ended = false;
+  for await (const event of streamItems(stream)) {
     const type = field(expectObject(event, "", "a MessageStreamEvent"), "type");
+    // An event without a type is no Messages event (a Chat chunk): refused, not skipped.
+    if (typeof type !== "string") {
+      throw providerError("provider-response-invalid", "/type", "expected a MessageStreamEvent");
+    }
+    // Nothing but a ping follows message_stop (events after it: a second message, concatenated).
+    if (ended && type !== "ping") {
+      throw providerError("provider-response-invalid", "", "an event after message_stop");
+    }
+    if (type === "message_stop") ended = true;
     // The SDK's own Stream throws on it; a stream handed on as events (a proxy, a replay) carries it.
     if (type === "error") {
       throw providerError("provider-response-invalid", "", "the stream reports error");
     }
     if (type === "content_block_start") {
       const index = indexField(event, "index", "");
+      lastIndex = Math.max(lastIndex, index);
       const block = field(event, "content_block");
       if (field(block, "type") === "tool_use") {
         if (startInputs.has(index)) {
@@ -161,12 +183,42 @@ async function fromStream(stream: AsyncIterable<unknown>): Promise<ProviderToolC
           "an input_json_delta for a block without input",
         );
       }
+      // A piece after its block stopped has two readings (part of the input, or not).
+      if (stopped.has(index)) {
+        throw providerError(
+          "provider-response-invalid",
+          `/content/${index}`,
+          "an input_json_delta after its block stopped",
+        );
+      }
       const text = field(delta, "partial_json");
       // An empty chunk adds nothing; a call made only of them has input {}.
       if (text !== "") calls.append(index, text, "input");
+    } else if (type === "content_block_stop") {
+      stopped.add(indexField(event, "index", ""));
+    } else if (type === "message_delta") {
+      stopReason = field(field(event, "delta"), "stop_reason") ?? stopReason;
     }
   }
-  return calls.calls((index) => (isEmptyObject(startInputs.get(index)) ? "{}" : undefined));
+  // No chunk: a tool without parameters ({}), if its block ended whole; a
+  // block that never stopped, or the last one of a message cut short, had its
+  // text cut before it began: "" (what was sent), never a made-up {}.
+  return calls.calls((index) => {
+    if (!isEmptyObject(startInputs.get(index))) return undefined;
+    const cut = !stopped.has(index) || (index === lastIndex && cutReasons.has(String(stopReason)));
+    return cut ? "" : "{}";
+  });
+}
+
+/** A message cut short inside its last block, a tool_use: its input is partial. */
+function refuseCutInput(message: unknown, blocks: readonly unknown[]): void {
+  const last = blocks.length - 1;
+  if (
+    cutReasons.has(String(field(message, "stop_reason"))) &&
+    field(blocks[last], "type") === "tool_use"
+  ) {
+    throw providerError("provider-text-unavailable", `/content/${last}/input`, CUT_INPUT);
+  }
 }
 
 async function readBody(response: ResponseLike): Promise<string> {
@@ -184,7 +236,11 @@ async function readBody(response: ResponseLike): Promise<string> {
       "a streamed response: pass the SDK's stream, not its raw Response",
     );
   }
-  return response.text();
+  const body: unknown = await response.text();
+  if (typeof body !== "string") {
+    throw providerError("provider-response-invalid", "", "the response's text() gave no string");
+  }
+  return body;
 }
 
 function fromBody(body: string, recursionLimit: number): ProviderToolCall[] {
@@ -201,6 +257,7 @@ function fromBody(body: string, recursionLimit: number): ProviderToolCall[] {
   const blocks = listField(message, "content", "");
   const calls = new ToolCallAssembler((index) => `/content/${index}`);
   if (!blocks.some((block) => field(block, "type") === "tool_use")) return [];
+  refuseCutInput(message, blocks);
   const spans = parseJsonSpans(body, limit);
   blocks.forEach((block, index) => {
     if (field(block, "type") !== "tool_use") return;
@@ -229,6 +286,7 @@ function fromParsedMessage(message: unknown): ProviderToolCall[] {
     calls.identify(index, field(block, "id"), field(block, "name"));
     calls.append(index, "{}", "input");
   });
+  refuseCutInput(message, blocks);
   return calls.calls();
 }
 

@@ -15,6 +15,7 @@ import {
   listField,
   type ProviderToolCall,
   providerError,
+  streamItems,
   ToolCallAssembler,
 } from "./provider-tool-call.js";
 
@@ -89,58 +90,109 @@ export async function toolCallsFromChatCompletion(
     ).finalChatCompletion();
   }
   const calls = new ToolCallAssembler((index) => `/choices/${choice}/message/tool_calls/${index}`);
+  // Why the choice ended: a stream cut before it says nothing (undefined), a
+  // whole result without it is whole; "length" and "content_filter" cut the last call.
+  let finish: unknown;
+  let last = -1;
   if (isAsyncIterable(value)) {
-    for await (const chunk of value) {
+    for await (const chunk of streamItems(value)) {
       // The wire's error object mid-stream (the SDK's own Stream throws on it): what came before may lack calls.
       if (field(expectObject(chunk, "", "a ChatCompletionChunk"), "error") !== undefined) {
         throw providerError("provider-response-invalid", "", "the stream reports an error");
       }
       const picked = pickChoice(chunk, choice);
       if (picked === undefined) continue;
-      const toolCalls = listField(field(picked, "delta"), "tool_calls", `/choices/${choice}/delta`);
+      const delta = field(picked, "delta");
+      refuseFunctionCall(delta, `/choices/${choice}/delta`);
+      const toolCalls = listField(delta, "tool_calls", `/choices/${choice}/delta`);
+      // After the choice's finish_reason (an earlier chunk's) a delta has two readings.
+      if (toolCalls.length > 0 && typeof finish === "string") {
+        throw providerError(
+          "provider-response-invalid",
+          `/choices/${choice}/delta/tool_calls`,
+          "tool call deltas after the choice's finish_reason",
+        );
+      }
+      finish = field(picked, "finish_reason") ?? finish;
       for (const toolCall of toolCalls) {
         const index = indexField(toolCall, "index", `/choices/${choice}/delta/tool_calls`);
+        last = Math.max(last, index);
         addChatToolCall(calls, index, toolCall);
       }
     }
   } else {
     const picked = pickChoice(expectObject(value, "", "a ChatCompletion or its stream"), choice);
+    finish = field(picked, "finish_reason") ?? "";
     const message = field(picked, "message");
+    refuseFunctionCall(message, `/choices/${choice}/message`);
     listField(message, "tool_calls", `/choices/${choice}/message`).forEach((toolCall, index) => {
+      last = index;
       addChatToolCall(calls, index, toolCall);
     });
   }
-  return calls.calls();
+  return calls.calls(undefined, (index) => {
+    if (typeof finish !== "string") return false;
+    return index !== last || (finish !== "length" && finish !== "content_filter");
+  });
 }
 
-/** The choice with this index (by its `index` field, else by position). */
+/** The choice with this index (by its `index` field, else by position); a second one is refused. */
 function pickChoice(result: unknown, choice: number): unknown {
-  const choices = listField(result, "choices", "");
+  const choices = listField(result, "choices", "", true);
+  let picked: object | undefined;
   for (let i = 0; i < choices.length; i++) {
+    // A choice that is not an object (null, a list) may have been this one: refused, not skipped.
+    const item = expectObject(choices[i], `/choices/${i}`, "a choice");
     // An index that is not one (null, -1, 1.5, "0") is refused: read as
     // another choice's, a chunk's piece of the argument text was dropped.
     const index =
-      field(choices[i], "index") === undefined
-        ? i
-        : indexField(choices[i], "index", `/choices/${i}`);
-    if (index === choice) return choices[i];
+      field(item, "index") === undefined ? i : indexField(item, "index", `/choices/${i}`);
+    if (index !== choice) continue;
+    // Two choices of one index: reading the first dropped the second's text.
+    if (picked !== undefined) {
+      throw providerError(
+        "provider-response-invalid",
+        `/choices/${i}/index`,
+        "a second choice with this index",
+      );
+    }
+    picked = item;
   }
-  return undefined;
+  return picked;
+}
+
+/**
+ * A legacy `function_call` (the deprecated `functions` parameter) has no call
+ * id to answer under: refused, as reading it as "no tool call" dropped it.
+ */
+function refuseFunctionCall(message: unknown, path: JsonPointer): void {
+  if (!isAbsent(field(message, "function_call"))) {
+    throw providerError(
+      "provider-response-invalid",
+      `${path}/function_call`,
+      "a legacy function_call (the deprecated functions parameter) has no call id: declare the function in tools",
+    );
+  }
+}
+
+/** Absent, as proxies that re-serialize the SDK's models write it too: null. */
+function isAbsent(value: unknown): boolean {
+  return value === undefined || value === null;
 }
 
 function addChatToolCall(calls: ToolCallAssembler, index: number, toolCall: unknown): void {
   const type = field(toolCall, "type");
   const fn = field(toolCall, "function");
   if (
-    (type !== undefined && type !== "function") ||
-    (fn === undefined && field(toolCall, "custom") !== undefined)
+    (!isAbsent(type) && type !== "function") ||
+    (isAbsent(fn) && !isAbsent(field(toolCall, "custom")))
   ) {
     calls.ignore(index);
     return;
   }
   calls.identify(index, field(toolCall, "id"), field(fn, "name"));
   const text = field(fn, "arguments");
-  if (text !== undefined && text !== null) calls.append(index, text, "function/arguments");
+  if (!isAbsent(text)) calls.append(index, text, "function/arguments");
 }
 
 /**
@@ -158,35 +210,69 @@ export async function toolCallsFromResponse(source: ResponseSource): Promise<Pro
     value = await (value as unknown as { finalResponse(): Promise<unknown> }).finalResponse();
   }
   const calls = new ToolCallAssembler((index) => `/output/${index}`);
+  // Calls done whole (their empty text is {}), and calls cut (incomplete).
+  const done = new Set<number>();
+  const cut = new Set<number>();
+  const finished = (index: number) => done.has(index) && !cut.has(index);
+  let ended = false;
   if (!isAsyncIterable(value)) {
-    addResponseOutput(calls, expectObject(value, "", "a Response or its stream"), "", true);
-    return calls.calls();
+    const response = expectObject(value, "", "a Response or its stream");
+    addResponseOutput(calls, response, "", true, done, cut);
+    return calls.calls(undefined, finished);
   }
-  for await (const event of value) {
+  for await (const event of streamItems(value)) {
     const type = field(expectObject(event, "", "a ResponseStreamEvent"), "type");
+    // Every Responses event is "response.…" or "error"; one of another kind is
+    // another provider's stream (Chat chunks, Anthropic events): refused, not
+    // skipped as an unknown event (a new "response.…" one still is).
+    if (typeof type !== "string" || (type !== "error" && !type.startsWith("response."))) {
+      throw providerError("provider-response-invalid", "/type", "expected a ResponseStreamEvent");
+    }
+    // Nothing follows the response's end (events after it: a second response, concatenated).
+    if (ended)
+      throw providerError("provider-response-invalid", "", "an event after the response's end");
     switch (type) {
       case "response.output_item.added":
       case "response.output_item.done": {
         const index = indexField(event, "output_index", "");
-        addResponseItem(calls, index, field(event, "item"), type === "response.output_item.done");
+        const item = field(event, "item");
+        const isDone = type === "response.output_item.done";
+        addResponseItem(calls, index, item, isDone);
+        if (isDone) markDone(index, item, done, cut);
         break;
       }
-      case "response.function_call_arguments.delta":
-        calls.append(indexField(event, "output_index", ""), field(event, "delta"), "arguments");
+      case "response.function_call_arguments.delta": {
+        // Only function_call items have these events (others have their own).
+        const index = indexField(event, "output_index", "");
+        calls.refuseIfIgnored(index);
+        calls.append(index, field(event, "delta"), "arguments");
         break;
-      case "response.function_call_arguments.done":
-        calls.final(indexField(event, "output_index", ""), field(event, "arguments"), "arguments");
+      }
+      case "response.function_call_arguments.done": {
+        const index = indexField(event, "output_index", "");
+        calls.refuseIfIgnored(index);
+        calls.final(index, field(event, "arguments"), "arguments");
+        done.add(index);
         break;
+      }
       case "response.completed":
       case "response.incomplete":
-        addResponseOutput(calls, field(event, "response"), "/response", false);
+        addResponseOutput(calls, field(event, "response"), "/response", false, done, cut);
+        ended = true;
         break;
       case "error":
       case "response.failed":
         throw providerError("provider-response-invalid", "", `the stream reports ${type}`);
     }
   }
-  return calls.calls();
+  return calls.calls(undefined, finished);
+}
+
+/** An item seen whole: done, and cut if its status says so. */
+function markDone(index: number, item: unknown, done: Set<number>, cut: Set<number>): void {
+  const status = field(item, "status");
+  done.add(index);
+  if (status === "incomplete" || status === "in_progress") cut.add(index);
 }
 
 function addResponseOutput(
@@ -194,8 +280,13 @@ function addResponseOutput(
   response: unknown,
   path: JsonPointer,
   whole: boolean,
+  done: Set<number>,
+  cut: Set<number>,
 ): void {
-  listField(response, "output", path).forEach((item, index) => {
+  const output = listField(response, "output", path, true);
+  output.forEach((item, index) => {
+    markDone(index, item, done, cut);
+    if (index === output.length - 1 && field(response, "status") === "incomplete") cut.add(index);
     if (whole) {
       if (field(item, "type") !== "function_call") return;
       calls.identify(index, field(item, "call_id"), field(item, "name"));

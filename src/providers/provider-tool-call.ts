@@ -47,6 +47,48 @@ export function isAsyncIterable(value: unknown): value is AsyncIterable<unknown>
 }
 
 /**
+ * A stream's items, as `for await` gives them, except that an iterator that
+ * breaks the protocol (not an object, no `next`, a result that is not an
+ * object) is refused with `provider-response-invalid` instead of a TypeError.
+ * Left early (an adapter refuses an item), the stream is released through
+ * its iterator's `return`, as `for await` does.
+ */
+export async function* streamItems(stream: AsyncIterable<unknown>): AsyncGenerator<unknown> {
+  const iterator = stream[Symbol.asyncIterator]() as Partial<AsyncIterator<unknown>> | null;
+  if (typeof iterator !== "object" || iterator === null || typeof iterator.next !== "function") {
+    throw providerError("provider-response-invalid", "", "the stream's iterator is not one");
+  }
+  // True while the consumer holds an item: leaving then (early) closes the
+  // iterator, as for-await does; one that ended or failed is not closed.
+  let holding = false;
+  try {
+    for (;;) {
+      const result: unknown = await iterator.next();
+      if (typeof result !== "object" || result === null) {
+        throw providerError(
+          "provider-response-invalid",
+          "",
+          "the stream's iterator gave no result object",
+        );
+      }
+      const { done, value } = result as IteratorResult<unknown>;
+      if (done) return;
+      holding = true;
+      yield value;
+      holding = false;
+    }
+  } finally {
+    if (holding && typeof iterator.return === "function") {
+      try {
+        await iterator.return();
+      } catch {
+        // As for-await: the adapter's own error is the one to report.
+      }
+    }
+  }
+}
+
+/**
  * True for one of the SDKs' helper streams (`ChatCompletionStream`,
  * `ResponseStream`, `MessageStream`: it has the method `finalMethod`) that has
  * emitted events already: it has `ended`, or its getter `snapshot` holds what
@@ -85,10 +127,20 @@ export function field(value: unknown, key: string): unknown {
   return Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined;
 }
 
-/** `value` when it is an array, else an empty one (absent lists are empty in every provider shape). */
-export function listField(value: unknown, key: string, path: JsonPointer): readonly unknown[] {
+/**
+ * `value` when it is an array, else an empty one (absent lists are empty in
+ * every provider shape), unless `required`: a result's own list (`choices`,
+ * `output`), whose absence says it is not that result (another provider's, or
+ * none), which read as "no tool call" gave a wrong answer silently.
+ */
+export function listField(
+  value: unknown,
+  key: string,
+  path: JsonPointer,
+  required = false,
+): readonly unknown[] {
   const list = field(value, key);
-  if (list === undefined || list === null) return [];
+  if ((list === undefined || list === null) && !required) return [];
   if (!Array.isArray(list)) {
     throw providerError("provider-response-invalid", `${path}/${key}`, "expected an array");
   }
@@ -104,10 +156,20 @@ export function indexField(value: unknown, key: string, path: JsonPointer): numb
   return index;
 }
 
+/**
+ * The longest argument text a call may have: the longest string every
+ * JavaScript engine holds (V8's, 2^29 − 24 UTF-16 code units). Counted as
+ * deltas arrive, so a longer stream stops there with a clear error (not a
+ * RangeError at the join, nor memory growing for a stream that never ends).
+ */
+const MAX_ARGUMENTS_LENGTH = 2 ** 29 - 24;
+
 interface PendingCall {
   id: string | undefined;
   name: string | undefined;
   readonly parts: string[];
+  /** The parts' total length. */
+  length: number;
   /** Texts the provider says the whole arguments are (a "done" event); each must equal the join. */
   readonly finals: string[];
 }
@@ -152,10 +214,34 @@ export class ToolCallAssembler {
     this.pending.set(index, "ignored");
   }
 
+  /**
+   * Refuses a call's text sent to an index another kind of item holds (where
+   * only a call's text can be meant): skipped, it dropped a piece silently.
+   */
+  refuseIfIgnored(index: number): void {
+    if (this.pending.get(index) === "ignored") {
+      throw providerError(
+        "provider-response-invalid",
+        this.pathOf(index),
+        "argument text for an item that is not a function call",
+      );
+    }
+  }
+
   /** Appends one delta of the call's argument text. */
   append(index: number, delta: unknown, key: string): void {
     const call = this.call(index);
-    if (call !== undefined) call.parts.push(this.text(index, delta, key));
+    if (call === undefined) return;
+    const text = this.text(index, delta, key);
+    call.length += text.length;
+    if (call.length > MAX_ARGUMENTS_LENGTH) {
+      throw providerError(
+        "provider-response-invalid",
+        this.pathOf(index),
+        `the call's argument text passes ${MAX_ARGUMENTS_LENGTH} characters, the longest string every JavaScript engine holds`,
+      );
+    }
+    call.parts.push(text);
   }
 
   /** Records the provider's own whole text for the call, checked against the deltas at the end. */
@@ -180,9 +266,15 @@ export class ToolCallAssembler {
 
   /**
    * The calls in index order. `whenNoDeltas` gives the text of a call that
-   * streamed no delta (undefined: no text, which throws).
+   * streamed no delta (undefined: no text, which throws). `finished` says
+   * whether a call ended whole: then an empty text (what OpenAI sends for a
+   * tool without parameters) is `{}`, its one reading; a call that may have
+   * been cut keeps `""`, which `toolCallFromJson` refuses.
    */
-  calls(whenNoDeltas: (index: number) => string | undefined = () => undefined): ProviderToolCall[] {
+  calls(
+    whenNoDeltas: (index: number) => string | undefined = () => undefined,
+    finished: (index: number) => boolean = () => false,
+  ): ProviderToolCall[] {
     const indexes = [...this.pending.keys()].sort((a, b) => a - b);
     const out: ProviderToolCall[] = [];
     for (const index of indexes) {
@@ -216,7 +308,11 @@ export class ToolCallAssembler {
           "the streamed argument deltas disagree with the stream's final arguments",
         );
       }
-      out.push({ id: call.id, name: call.name, argumentsJson: text });
+      out.push({
+        id: call.id,
+        name: call.name,
+        argumentsJson: text === "" && finished(index) ? "{}" : text,
+      });
     }
     return out;
   }
@@ -225,7 +321,7 @@ export class ToolCallAssembler {
     let call = this.pending.get(index);
     if (call === "ignored") return undefined;
     if (call === undefined) {
-      call = { id: undefined, name: undefined, parts: [], finals: [] };
+      call = { id: undefined, name: undefined, parts: [], length: 0, finals: [] };
       this.pending.set(index, call);
     }
     return call;

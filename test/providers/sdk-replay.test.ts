@@ -145,6 +145,25 @@ describe("each SDK path gives every call's exact argument text and the provider'
   }
 });
 
+// The replay server's Chat stream sends no chunk for a call whose text is empty
+// (examples/providers/replay-server.ts), so Chat streams are covered in shapes.test.ts.
+describe('OpenAI: a tool without parameters sent as arguments "" gives {}', () => {
+  for (const path of [
+    "OpenAI Chat Completions, not streamed",
+    "OpenAI Responses, not streamed",
+    "OpenAI Responses, create({ stream: true })",
+    "OpenAI Responses, responses.stream()",
+  ]) {
+    const run = PATHS[path]!;
+    test(path, async () => {
+      expect(await run({ model: "no-params", scenario: { calls: NO_PARAMS } })).toEqual([
+        { ...NO_PARAMS[0]!, argumentsJson: "{}" },
+        NO_PARAMS[1]!,
+      ]);
+    });
+  }
+});
+
 test("the variants do cut inside numbers, between surrogate halves and inside UTF-8 sequences", () => {
   const pieces = splitText(HARD_CALLS[0]!.argumentsJson, 3);
   expect(pieces.some((p) => /^\d+$/.test(p))).toBe(true); // a piece wholly inside the id

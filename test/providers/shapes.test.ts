@@ -73,6 +73,98 @@ describe("OpenAI Chat Completions", () => {
     ]);
   });
 
+  test('empty arguments "" (a tool without parameters) are {} once the choice finished whole, "" if cut', async () => {
+    const result = (finish_reason: string | undefined, ...args: string[]) => ({
+      choices: [
+        {
+          index: 0,
+          message: { tool_calls: args.map((a, i) => fn(`call_${i}`, "f", a)) },
+          ...(finish_reason === undefined ? {} : { finish_reason }),
+        },
+      ],
+    });
+    const out = (...args: string[]) =>
+      args.map((a, i) => ({ id: `call_${i}`, name: "f", argumentsJson: a }));
+    expect(await toolCallsFromChatCompletion(result("tool_calls", ""))).toEqual(out("{}"));
+    expect(await toolCallsFromChatCompletion(result(undefined, ""))).toEqual(out("{}"));
+    expect(await toolCallsFromChatCompletion(result("stop", "", "{}"))).toEqual(out("{}", "{}"));
+    // Whitespace is what the model wrote: not repaired (toolCallFromJson says invalid-json).
+    expect(await toolCallsFromChatCompletion(result("tool_calls", " \n"))).toEqual(out(" \n"));
+    // Cut at the token limit or by the content filter: the last call may have been cut before its first character.
+    for (const r of ["length", "content_filter"]) {
+      expect(await toolCallsFromChatCompletion(result(r, "", ""))).toEqual(out("{}", ""));
+    }
+
+    const opened = (i: number) =>
+      chunk([
+        { index: i, id: `call_${i}`, type: "function", function: { name: "f", arguments: "" } },
+      ]);
+    const finish = (finish_reason: string) => ({
+      choices: [{ index: 0, delta: {}, finish_reason }],
+    });
+    const usage = { choices: [], usage: { total_tokens: 3 } };
+    expect(
+      await toolCallsFromChatCompletion(
+        streamOf(opened(0), opened(1), finish("tool_calls"), usage),
+      ),
+    ).toEqual(out("{}", "{}"));
+    // A stream that ended before its finish_reason (a dropped connection): nothing is made up.
+    expect(await toolCallsFromChatCompletion(streamOf(opened(0), opened(1)))).toEqual(out("", ""));
+    expect(
+      await toolCallsFromChatCompletion(streamOf(opened(0), opened(1), finish("length"))),
+    ).toEqual(out("{}", ""));
+    // The finish_reason in the chunk of the last delta (some compatible servers), then a usage chunk.
+    const last = {
+      choices: [
+        {
+          index: 0,
+          delta: { tool_calls: [{ index: 1, function: { arguments: "" } }] },
+          finish_reason: "tool_calls",
+        },
+      ],
+    };
+    const after = { choices: [{ index: 0, delta: {}, finish_reason: null }], usage: {} };
+    expect(await toolCallsFromChatCompletion(streamOf(opened(0), opened(1), last, after))).toEqual(
+      out("{}", "{}"),
+    );
+  });
+
+  test("a stream re-serialized with nulls (a proxy dumping the SDK's models): type, id and name null in continuation deltas", async () => {
+    const stream = streamOf(
+      chunk([{ index: 0, id: "call_1", type: "function", function: { name: "f", arguments: "" } }]),
+      chunk([
+        { index: 0, id: null, type: null, function: { name: null, arguments: '{"id":9007' } },
+      ]),
+      chunk([
+        { index: 0, id: null, type: null, function: { name: null, arguments: "199254740993}" } },
+      ]),
+      {
+        choices: [
+          {
+            index: 0,
+            delta: { tool_calls: null, function_call: null },
+            finish_reason: "tool_calls",
+          },
+        ],
+      },
+    );
+    expect(await toolCallsFromChatCompletion(stream)).toEqual([
+      { id: "call_1", name: "f", argumentsJson: '{"id":9007199254740993}' },
+    ]);
+    const result = {
+      choices: [
+        {
+          index: 0,
+          message: { function_call: null, tool_calls: [fn("call_1", "f", SECRET_ARGS)] },
+          finish_reason: "tool_calls",
+        },
+      ],
+    };
+    expect(await toolCallsFromChatCompletion(result)).toEqual([
+      { id: "call_1", name: "f", argumentsJson: SECRET_ARGS },
+    ]);
+  });
+
   const REFUSED: Refusal[] = [
     [
       "arguments that arrive as a parsed object (some compatible servers)",
@@ -158,6 +250,84 @@ describe("OpenAI Chat Completions", () => {
       "/choices/0/message/tool_calls/3",
     ],
     [
+      "a legacy function_call (the deprecated functions parameter: no call id), not read as no call",
+      () =>
+        toolCallsFromChatCompletion({
+          choices: [
+            {
+              index: 0,
+              message: { tool_calls: null, function_call: { name: "f", arguments: SECRET_ARGS } },
+              finish_reason: "function_call",
+            },
+          ],
+        }),
+      "provider-response-invalid",
+      "/choices/0/message/function_call",
+    ],
+    [
+      "a streamed legacy function_call",
+      () =>
+        toolCallsFromChatCompletion(
+          streamOf(
+            { choices: [{ index: 0, delta: { function_call: { name: "f", arguments: "" } } }] },
+            { choices: [{ index: 0, delta: { function_call: { arguments: SECRET_ARGS } } }] },
+          ),
+        ),
+      "provider-response-invalid",
+      "/choices/0/delta/function_call",
+    ],
+    [
+      "a chunk with two choices of one index (the second's piece of the text was dropped)",
+      () =>
+        toolCallsFromChatCompletion(
+          streamOf({
+            choices: [
+              { index: 0, delta: { tool_calls: [{ index: 0, ...fn("call_1", "f", '{"a":') }] } },
+              {
+                index: 0,
+                delta: { tool_calls: [{ index: 0, function: { arguments: SECRET_ARGS } }] },
+              },
+            ],
+          }),
+        ),
+      "provider-response-invalid",
+      "/choices/1/index",
+    ],
+    [
+      "a result with two choices of one index (one by position)",
+      () =>
+        toolCallsFromChatCompletion({
+          choices: [
+            { message: { tool_calls: [fn("call_1", "f", "{}")] } },
+            { index: 0, message: { tool_calls: [fn("call_2", "g", SECRET_ARGS)] } },
+          ],
+        }),
+      "provider-response-invalid",
+      "/choices/1/index",
+    ],
+    [
+      "a streamed choice that is null (it may have held a piece of the text)",
+      () =>
+        toolCallsFromChatCompletion(
+          streamOf(chunk([{ index: 0, ...fn("call_1", "f", SECRET_ARGS) }]), { choices: [null] }),
+        ),
+      "provider-response-invalid",
+      "/choices/0",
+    ],
+    [
+      "tool call deltas after the choice's finish_reason (a piece of text, or a call, after the end)",
+      () =>
+        toolCallsFromChatCompletion(
+          streamOf(
+            chunk([{ index: 0, ...fn("call_1", "f", "{}") }]),
+            { choices: [{ index: 0, delta: {}, finish_reason: "tool_calls" }] },
+            chunk([{ index: 1, ...fn("call_2", "g", SECRET_ARGS) }]),
+          ),
+        ),
+      "provider-response-invalid",
+      "/choices/0/delta/tool_calls",
+    ],
+    [
       "a choice option that is not an index",
       () => toolCallsFromChatCompletion({ choices: [] }, { choice: 1.5 }),
       "option-invalid",
@@ -198,6 +368,62 @@ describe("OpenAI Responses", () => {
     expect(await toolCallsFromResponse(response)).toEqual([
       { id: "call_1", name: "f", argumentsJson: SECRET_ARGS },
     ]);
+  });
+
+  test('empty arguments "" (a tool without parameters) are {} once the call is done whole, "" if cut', async () => {
+    const out = (a: string) => [{ id: "call_1", name: "f", argumentsJson: a }];
+    const withStatus = (status: string | undefined) => ({
+      ...item("call_1", "f", ""),
+      ...(status === undefined ? {} : { status }),
+    });
+    expect(await toolCallsFromResponse({ output: [withStatus("completed")] })).toEqual(out("{}"));
+    expect(await toolCallsFromResponse({ output: [withStatus(undefined)] })).toEqual(out("{}"));
+    expect(await toolCallsFromResponse({ output: [withStatus("incomplete")] })).toEqual(out(""));
+    const incomplete = { status: "incomplete", output: [withStatus(undefined)] };
+    expect(await toolCallsFromResponse(incomplete)).toEqual(out(""));
+
+    const added = {
+      type: "response.output_item.added",
+      output_index: 0,
+      item: withStatus("in_progress"),
+    };
+    const argsDone = {
+      type: "response.function_call_arguments.done",
+      output_index: 0,
+      arguments: "",
+    };
+    const itemDone = (status: string) => ({
+      type: "response.output_item.done",
+      output_index: 0,
+      item: withStatus(status),
+    });
+    expect(await toolCallsFromResponse(streamOf(added, argsDone))).toEqual(out("{}"));
+    expect(await toolCallsFromResponse(streamOf(added, argsDone, itemDone("completed")))).toEqual(
+      out("{}"),
+    );
+    expect(await toolCallsFromResponse(streamOf(added, itemDone("completed")))).toEqual(out("{}"));
+    // Never done, or done incomplete (max_output_tokens): nothing is made up.
+    expect(
+      await toolCallsFromResponse(
+        streamOf(
+          { ...added, item: { ...withStatus("in_progress") } },
+          {
+            type: "response.function_call_arguments.delta",
+            output_index: 0,
+            delta: "",
+          },
+        ),
+      ),
+    ).toEqual(out(""));
+    expect(await toolCallsFromResponse(streamOf(added, itemDone("incomplete")))).toEqual(out(""));
+    expect(
+      await toolCallsFromResponse(
+        streamOf(added, {
+          type: "response.incomplete",
+          response: { status: "incomplete", output: [withStatus("incomplete")] },
+        }),
+      ),
+    ).toEqual(out(""));
   });
 
   test("a stream without deltas falls back to the done event's arguments", async () => {
@@ -268,6 +494,56 @@ describe("OpenAI Responses", () => {
         ),
       "provider-text-unavailable",
       "/output/0",
+    ],
+    [
+      "argument deltas at a message item's index, after it (a piece of some call's text, misaddressed)",
+      () =>
+        toolCallsFromResponse(
+          streamOf(
+            { type: "response.output_item.added", output_index: 0, item: { type: "message" } },
+            { type: "response.output_item.added", output_index: 1, item: item("call_1", "f", "") },
+            { type: "response.function_call_arguments.delta", output_index: 1, delta: '{"a":' },
+            { type: "response.function_call_arguments.delta", output_index: 0, delta: SECRET_ARGS },
+          ),
+        ),
+      "provider-response-invalid",
+      "/output/0",
+    ],
+    [
+      "a done event at a custom tool call's index",
+      () =>
+        toolCallsFromResponse(
+          streamOf(
+            {
+              type: "response.output_item.added",
+              output_index: 0,
+              item: { type: "custom_tool_call", call_id: "c", name: "g", input: "" },
+            },
+            {
+              type: "response.function_call_arguments.done",
+              output_index: 0,
+              arguments: SECRET_ARGS,
+            },
+          ),
+        ),
+      "provider-response-invalid",
+      "/output/0",
+    ],
+    [
+      "a call after response.completed (two responses concatenated)",
+      () =>
+        toolCallsFromResponse(
+          streamOf(
+            { type: "response.completed", response: { output: [item("call_1", "f", "{}")] } },
+            {
+              type: "response.output_item.done",
+              output_index: 1,
+              item: item("call_2", "g", SECRET_ARGS),
+            },
+          ),
+        ),
+      "provider-response-invalid",
+      "",
     ],
     [
       "one output index holding a message and a call",
@@ -359,6 +635,63 @@ describe("Anthropic Messages", () => {
     delta: { type: "input_json_delta", partial_json: text },
   });
 
+  test("a streamed tool_use with no partial_json chunk is {} only when its block stopped and the message was not cut", async () => {
+    const events = (...tail: object[]) =>
+      streamOf(
+        { type: "message_start", message: { content: [] } },
+        start(0),
+        delta(0, ""),
+        ...tail,
+      );
+    const stop = { type: "content_block_stop", index: 0 };
+    const reason = (stop_reason: string) => ({ type: "message_delta", delta: { stop_reason } });
+    const whole = [{ id: "toolu_0", name: "f", argumentsJson: "{}" }];
+    // Nothing written: "" (toolCallFromJson then says invalid-json), never a made-up {}.
+    const cut = [{ id: "toolu_0", name: "f", argumentsJson: "" }];
+    expect(
+      await toolCallsFromMessage(events(stop, reason("tool_use"), { type: "message_stop" })),
+    ).toEqual(whole);
+    expect(await toolCallsFromMessage(events(stop))).toEqual(whole);
+    expect(await toolCallsFromMessage(events())).toEqual(cut);
+    for (const r of ["max_tokens", "model_context_window_exceeded", "refusal"]) {
+      expect(await toolCallsFromMessage(events(stop, reason(r), { type: "message_stop" }))).toEqual(
+        cut,
+      );
+    }
+    // A call before the last block was not cut: its {} stands.
+    expect(
+      await toolCallsFromMessage(
+        events(
+          stop,
+          start(1),
+          delta(1, '{"a":'),
+          { type: "content_block_stop", index: 1 },
+          reason("max_tokens"),
+        ),
+      ),
+    ).toEqual([...whole, { id: "toolu_1", name: "f", argumentsJson: '{"a":' }]);
+  });
+
+  test("a message cut short after its last tool_use (a text block last) keeps its calls", async () => {
+    const cut = body(
+      '{"type":"tool_use","id":"t","name":"f","input":{"id":9007199254740993}},{"type":"text","text":"x"}',
+    ).replace('"tool_use"}', '"max_tokens"}');
+    expect(await toolCallsFromMessage(cut)).toEqual([
+      { id: "t", name: "f", argumentsJson: '{"id":9007199254740993}' },
+    ]);
+    const parsed = {
+      type: "message",
+      content: [
+        { type: "tool_use", id: "t", name: "f", input: {} },
+        { type: "text", text: "x" },
+      ],
+      stop_reason: "max_tokens",
+    };
+    expect(await toolCallsFromMessage(parsed as never)).toEqual([
+      { id: "t", name: "f", argumentsJson: "{}" },
+    ]);
+  });
+
   const REFUSED: Refusal[] = [
     [
       "a body that is not a message",
@@ -439,6 +772,94 @@ describe("Anthropic Messages", () => {
       "",
     ],
     [
+      "a raw body cut at max_tokens inside its last tool_use (the server wrote a partial input)",
+      () =>
+        toolCallsFromMessage(
+          body(
+            '{"type":"text","text":"x"},{"type":"tool_use","id":"t","name":"f","input":{"a":"SECRET"}}',
+          ).replace('"tool_use"}', '"max_tokens"}'),
+        ),
+      "provider-text-unavailable",
+      "/content/1/input",
+    ],
+    [
+      "a raw body cut by the context window inside its last tool_use",
+      () =>
+        toolCallsFromMessage(
+          body('{"type":"tool_use","id":"t","name":"f","input":{}}').replace(
+            '"tool_use"}',
+            '"model_context_window_exceeded"}',
+          ),
+        ),
+      "provider-text-unavailable",
+      "/content/0/input",
+    ],
+    [
+      "a parsed Message cut at max_tokens inside its last tool_use, even with input {}",
+      () =>
+        toolCallsFromMessage({
+          type: "message",
+          content: [{ type: "tool_use", id: "t", name: "f", input: {} }],
+          stop_reason: "max_tokens",
+        } as never),
+      "provider-text-unavailable",
+      "/content/0/input",
+    ],
+    [
+      "a Response-like object without headers (a TypeError before)",
+      () => toolCallsFromMessage({ text: async () => "SECRET" } as never),
+      "provider-response-invalid",
+      "",
+    ],
+    [
+      "a Response-like object whose headers have no get",
+      () =>
+        toolCallsFromMessage({ bodyUsed: false, headers: {}, text: async () => "SECRET" } as never),
+      "provider-response-invalid",
+      "",
+    ],
+    [
+      "a Response-like object whose text() gives no string",
+      () =>
+        toolCallsFromMessage({
+          bodyUsed: false,
+          headers: new Headers({ "content-type": "application/json" }),
+          text: async () => ({ SECRET: 1 }),
+        } as never),
+      "provider-response-invalid",
+      "",
+    ],
+    [
+      "an input_json_delta after its block stopped (two readings: part of the input or not)",
+      () =>
+        toolCallsFromMessage(
+          streamOf(
+            start(0),
+            delta(0, "{}"),
+            { type: "content_block_stop", index: 0 },
+            delta(0, "SECRET"),
+          ),
+        ),
+      "provider-response-invalid",
+      "/content/0",
+    ],
+    [
+      "a block after message_stop (two messages concatenated)",
+      () =>
+        toolCallsFromMessage(
+          streamOf(
+            start(0),
+            delta(0, "{}"),
+            { type: "content_block_stop", index: 0 },
+            { type: "message_stop" },
+            start(1),
+            delta(1, SECRET_ARGS),
+          ),
+        ),
+      "provider-response-invalid",
+      "",
+    ],
+    [
       "something that is no Messages result",
       () => toolCallsFromMessage({ SECRET: 1 } as never),
       "provider-response-invalid",
@@ -462,6 +883,207 @@ describe("Anthropic Messages", () => {
     expect(await toolCallsFromMessage(body(blocks.join(",")))).toEqual([
       { id: "t", name: "f", argumentsJson: '{"id":9007199254740993}' },
     ]);
+  });
+});
+
+describe("another provider's result or stream, or no result at all: refused, not read as no call", () => {
+  const chatResult = {
+    object: "chat.completion",
+    choices: [{ index: 0, message: { tool_calls: [fn("call_1", "f", SECRET_ARGS)] } }],
+  };
+  const chatStream = () =>
+    streamOf({
+      object: "chat.completion.chunk",
+      ...chunk([{ index: 0, ...fn("call_1", "f", SECRET_ARGS) }]),
+    });
+  const responseResult = {
+    object: "response",
+    output: [{ type: "function_call", call_id: "call_1", name: "f", arguments: SECRET_ARGS }],
+  };
+  const responseStream = () =>
+    streamOf(
+      { type: "response.created", response: { output: [] } },
+      {
+        type: "response.output_item.done",
+        output_index: 0,
+        item: { type: "function_call", call_id: "call_1", name: "f", arguments: SECRET_ARGS },
+      },
+    );
+  const messageStream = () =>
+    streamOf(
+      { type: "message_start", message: { content: [] } },
+      {
+        type: "content_block_start",
+        index: 0,
+        content_block: { type: "tool_use", id: "t", name: "f", input: {} },
+      },
+      {
+        type: "content_block_delta",
+        index: 0,
+        delta: { type: "input_json_delta", partial_json: SECRET_ARGS },
+      },
+    );
+  const message = {
+    type: "message",
+    content: [{ type: "tool_use", id: "t", name: "f", input: {} }],
+  };
+  testRefusals([
+    [
+      "a Responses result to toolCallsFromChatCompletion",
+      () => toolCallsFromChatCompletion(responseResult as never),
+      "provider-response-invalid",
+      "/choices",
+    ],
+    [
+      "an Anthropic Message to toolCallsFromChatCompletion",
+      () => toolCallsFromChatCompletion(message as never),
+      "provider-response-invalid",
+      "/choices",
+    ],
+    [
+      "a Responses stream to toolCallsFromChatCompletion",
+      () => toolCallsFromChatCompletion(responseStream() as never),
+      "provider-response-invalid",
+      "/choices",
+    ],
+    [
+      "an Anthropic stream to toolCallsFromChatCompletion",
+      () => toolCallsFromChatCompletion(messageStream() as never),
+      "provider-response-invalid",
+      "/choices",
+    ],
+    [
+      "an empty object to toolCallsFromChatCompletion",
+      () => toolCallsFromChatCompletion({} as never),
+      "provider-response-invalid",
+      "/choices",
+    ],
+    [
+      "a Chat Completions result to toolCallsFromResponse",
+      () => toolCallsFromResponse(chatResult as never),
+      "provider-response-invalid",
+      "/output",
+    ],
+    [
+      "a Chat stream to toolCallsFromResponse",
+      () => toolCallsFromResponse(chatStream() as never),
+      "provider-response-invalid",
+      "/type",
+    ],
+    [
+      "an Anthropic stream to toolCallsFromResponse",
+      () => toolCallsFromResponse(messageStream()),
+      "provider-response-invalid",
+      "/type",
+    ],
+    [
+      "response.completed without its output",
+      () => toolCallsFromResponse(streamOf({ type: "response.completed", response: {} })),
+      "provider-response-invalid",
+      "/response/output",
+    ],
+    [
+      "a Chat stream to toolCallsFromMessage",
+      () => toolCallsFromMessage(chatStream() as never),
+      "provider-response-invalid",
+      "/type",
+    ],
+  ]);
+});
+
+describe("a stream whose iterator breaks the protocol: provider-response-invalid, not a TypeError", () => {
+  const ADAPTERS: [string, (s: never) => Promise<unknown>][] = [
+    ["toolCallsFromChatCompletion", toolCallsFromChatCompletion],
+    ["toolCallsFromResponse", toolCallsFromResponse],
+    ["toolCallsFromMessage", toolCallsFromMessage],
+  ];
+  const iterable = (iterator: unknown) => ({ [Symbol.asyncIterator]: () => iterator }) as never;
+  test.each(ADAPTERS)("%s", async (_name, adapter) => {
+    for (const iterator of [5, null, {}, { next: async () => null }, { next: async () => 7 }]) {
+      await expectRefusal(() => adapter(iterable(iterator)), "provider-response-invalid", "");
+    }
+    // Refused mid-stream: the stream is released (its iterator's return is called), as for-await does.
+    let returned = 0;
+    const items = [null];
+    await expectRefusal(
+      () =>
+        adapter(
+          iterable({
+            next: async () => ({ done: items.length === 0, value: items.shift() }),
+            return: async () => {
+              returned++;
+              return { done: true, value: undefined };
+            },
+          }),
+        ),
+      "provider-response-invalid",
+      "",
+    );
+    expect(returned).toBe(1);
+    // The stream's own error (the SDK's APIError, a network error) goes through unchanged.
+    const failure = new TypeError("fetch failed");
+    const thrown = await adapter(
+      iterable({
+        next: async () => {
+          throw failure;
+        },
+        return: async () => {
+          returned++;
+          return { done: true, value: undefined };
+        },
+      }),
+    ).catch((e: unknown) => e);
+    expect(thrown).toBe(failure);
+    expect(returned).toBe(1);
+  });
+});
+
+describe("hostile sizes", () => {
+  // One 64 MiB string sent 9 times: 576 Mi characters, past what a JavaScript
+  // string holds (V8: 2^29 - 24), in little memory (the deltas share one string).
+  const big = "x".repeat(2 ** 26);
+  const pieces = Array.from({ length: 9 }, () => big);
+  const tooLong = "provider-response-invalid";
+
+  test("a Chat call whose deltas pass the longest string: a clear error, not a RangeError", async () => {
+    const stream = streamOf(
+      chunk([{ index: 0, ...fn("call_1", "f", "") }]),
+      ...pieces.map((p) => chunk([{ index: 0, function: { arguments: p } }])),
+    );
+    await expectRefusal(
+      () => toolCallsFromChatCompletion(stream),
+      tooLong,
+      "/choices/0/message/tool_calls/0",
+    );
+  });
+
+  test("a Responses call and an Anthropic tool_use likewise", async () => {
+    const responses = streamOf(
+      {
+        type: "response.output_item.added",
+        output_index: 2,
+        item: { type: "function_call", call_id: "c", name: "f", arguments: "" },
+      },
+      ...pieces.map((delta) => ({
+        type: "response.function_call_arguments.delta",
+        output_index: 2,
+        delta,
+      })),
+    );
+    await expectRefusal(() => toolCallsFromResponse(responses), tooLong, "/output/2");
+    const anthropic = streamOf(
+      {
+        type: "content_block_start",
+        index: 1,
+        content_block: { type: "tool_use", id: "t", name: "f", input: {} },
+      },
+      ...pieces.map((partial_json) => ({
+        type: "content_block_delta",
+        index: 1,
+        delta: { type: "input_json_delta", partial_json },
+      })),
+    );
+    await expectRefusal(() => toolCallsFromMessage(anthropic), tooLong, "/content/1");
   });
 });
 
