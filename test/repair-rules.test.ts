@@ -579,6 +579,92 @@ const rows: Row[] = [
     output: '{"x":[5]}',
     repairs: [["/x/0", "string-to-number"]],
   },
+  // Draft-04, as older generators still write it: boolean exclusiveMaximum/
+  // exclusiveMinimum beside maximum/minimum, and `id` for `$id`.
+  {
+    name: "draft-04 exclusiveMaximum: true excludes the maximum",
+    schema: {
+      $schema: "http://json-schema.org/draft-04/schema#",
+      type: "object",
+      properties: { x: { type: "integer", maximum: 5, exclusiveMaximum: true } },
+    },
+    input: '{"x":"5"}',
+    issues: [["/x", "type"]],
+  },
+  {
+    name: "draft-04 exclusiveMaximum: true, a value below the maximum repaired",
+    schema: {
+      $schema: "http://json-schema.org/draft-04/schema#",
+      type: "object",
+      properties: { x: { type: "integer", maximum: 5, exclusiveMaximum: true } },
+    },
+    input: '{"x":"4"}',
+    output: '{"x":4}',
+    repairs: [["/x", "string-to-number"]],
+  },
+  {
+    name: "draft-04 exclusiveMaximum: true rejects the maximum itself",
+    schema: {
+      $schema: "http://json-schema.org/draft-04/schema#",
+      properties: { x: { maximum: 5, exclusiveMaximum: true } },
+    },
+    input: '{"x":5}',
+    issues: [["/x", "exclusiveMaximum"]],
+  },
+  {
+    name: "draft-04 exclusiveMinimum: true rejects the minimum itself; false is inclusive",
+    schema: {
+      properties: {
+        x: { minimum: 0, exclusiveMinimum: true },
+        y: { minimum: 0, exclusiveMinimum: false },
+      },
+    },
+    input: '{"x":0,"y":0}',
+    issues: [["/x", "exclusiveMinimum"]],
+  },
+  {
+    name: "draft-04 exclusiveMinimum: false, the minimum admitted",
+    schema: { properties: { y: { minimum: 0, exclusiveMinimum: false, type: "integer" } } },
+    input: '{"y":"0"}',
+    output: '{"y":0}',
+    repairs: [["/y", "string-to-number"]],
+  },
+  {
+    name: "draft-04 id (Jackson's urn ids) with a $ref to it",
+    schema: {
+      $schema: "http://json-schema.org/draft-04/schema#",
+      id: "urn:jsonschema:com:example:Node",
+      type: "object",
+      properties: {
+        n: { type: "integer" },
+        next: { $ref: "urn:jsonschema:com:example:Node" },
+      },
+    },
+    input: '{"n":"1","next":{"n":"2"}}',
+    output: '{"n":1,"next":{"n":2}}',
+    repairs: [
+      ["/n", "string-to-number"],
+      ["/next/n", "string-to-number"],
+    ],
+  },
+  {
+    name: "draft-04 id without $schema, in a nested schema",
+    schema: { id: "root", properties: { x: { id: "x", type: "integer" } } },
+    input: '{"x":"3"}',
+    output: '{"x":3}',
+    repairs: [["/x", "string-to-number"]],
+  },
+  {
+    name: "id under a later dialect is an unknown keyword (ignored)",
+    schema: {
+      $schema: "http://json-schema.org/draft-07/schema#",
+      id: "x",
+      properties: { x: { id: "x", type: "integer" } },
+    },
+    input: '{"x":"3"}',
+    output: '{"x":3}',
+    repairs: [["/x", "string-to-number"]],
+  },
 ];
 
 describe("repairArguments: rules", () => {
