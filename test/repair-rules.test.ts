@@ -579,6 +579,74 @@ const rows: Row[] = [
     output: '{"x":[5]}',
     repairs: [["/x/0", "string-to-number"]],
   },
+  // multipleOf divides the numbers' decimal forms exactly: ajv's float division
+  // rejected 0.3 for multipleOf 0.1 (2.9999999999999996) and 19.99 for 0.01.
+  {
+    name: "multipleOf 0.1: 0.3 is a multiple (repaired from a string)",
+    schema: prop({ type: "number", multipleOf: 0.1 }),
+    input: '{"x":"0.3"}',
+    output: '{"x":0.3}',
+    repairs: [["/x", "string-to-number"]],
+  },
+  {
+    name: "multipleOf 0.01: a price of 19.99 is a multiple",
+    schema: prop({ type: "number", multipleOf: 0.01 }),
+    input: '{"x":19.99}',
+    output: '{"x":19.99}',
+    repairs: [],
+  },
+  {
+    name: "multipleOf 0.01: 0.07 is a multiple",
+    schema: prop({ multipleOf: 0.01 }),
+    input: '{"x":0.07}',
+    output: '{"x":0.07}',
+    repairs: [],
+  },
+  {
+    name: "multipleOf 0.1: 0.35 is not a multiple",
+    schema: prop({ multipleOf: 0.1 }),
+    input: '{"x":0.35}',
+    issues: [["/x", "multipleOf"]],
+  },
+  {
+    name: "multipleOf 1e-308: 1e308 is a multiple (the float quotient overflows)",
+    schema: prop({ multipleOf: 1e-308 }),
+    input: '{"x":1e308}',
+    output: '{"x":1e308}',
+    repairs: [],
+  },
+  {
+    name: "multipleOf 5e-324: 1e-323 is a multiple",
+    schema: prop({ multipleOf: 5e-324 }),
+    input: '{"x":1e-323}',
+    output: '{"x":1e-323}',
+    repairs: [],
+  },
+  {
+    name: "multipleOf 1e308: 5 is not a multiple",
+    schema: prop({ multipleOf: 1e308 }),
+    input: '{"x":5}',
+    issues: [["/x", "multipleOf"]],
+  },
+  {
+    name: "multipleOf 7: 1e21 is not a multiple",
+    schema: prop({ multipleOf: 7 }),
+    input: '{"x":1e21}',
+    issues: [["/x", "multipleOf"]],
+  },
+  {
+    name: "multipleOf 1.5: -4.5 is a multiple, 4 is not",
+    schema: { properties: { x: { multipleOf: 1.5 }, y: { multipleOf: 1.5 } } },
+    input: '{"x":-4.5,"y":4}',
+    issues: [["/y", "multipleOf"]],
+  },
+  {
+    name: "multipleOf 0.1: zero (also 1e-400, whose float64 is 0) is a multiple",
+    schema: { properties: { x: { multipleOf: 0.1 }, y: { multipleOf: 0.1 } } },
+    input: '{"x":-0,"y":1e-400}',
+    output: '{"x":-0,"y":1e-400}',
+    repairs: [],
+  },
   // Draft-04, as older generators still write it: boolean exclusiveMaximum/
   // exclusiveMinimum beside maximum/minimum, and `id` for `$id`.
   {
