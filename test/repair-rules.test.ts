@@ -470,10 +470,9 @@ const rows: Row[] = [
       else: { properties: { b: { type: "integer" } } },
     },
     input: '{"a":null,"b":"5"}',
-    issues: [
-      ["/b", "type"],
-      ["", "if"],
-    ],
+    // The omission would make "" fail `if` (then /b `type`): it is withdrawn,
+    // and the rejection describes the arguments as written.
+    issues: [["/a", "type"]],
   },
   {
     name: "a sibling's repair that switches an if/then/else leaves a valid member as written",
@@ -578,6 +577,58 @@ const rows: Row[] = [
     input: '{"x":["5"]}',
     output: '{"x":[5]}',
     repairs: [["/x/0", "string-to-number"]],
+  },
+  // A repair that makes an enclosing position fail where the arguments as
+  // written did not is withdrawn: the rejection describes the arguments sent,
+  // not a text we made (["1",1] is unique; [1,1] is not).
+  {
+    name: "a repair that would break uniqueItems is withdrawn",
+    schema: prop({ type: "array", items: { type: "integer" }, uniqueItems: true }),
+    input: '{"x":["1",1]}',
+    issues: [["/x/0", "type"]],
+  },
+  {
+    name: "an omission that would break minProperties is withdrawn",
+    schema: { properties: { x: { type: "integer" } }, minProperties: 1 },
+    input: '{"x":null}',
+    issues: [["/x", "type"]],
+  },
+  {
+    name: "a repair that would fail not is withdrawn",
+    schema: { properties: { x: { type: "integer" } }, not: { properties: { x: { const: 5 } } } },
+    input: '{"x":"5"}',
+    issues: [["/x", "type"]],
+  },
+  {
+    name: "a repair that would switch an if to a failing then is withdrawn",
+    schema: {
+      properties: { x: { type: "integer" } },
+      if: { properties: { x: { const: 5 } }, required: ["x"] },
+      // biome-ignore lint/suspicious/noThenProperty: the JSON Schema keyword
+      then: { required: ["c"] },
+    },
+    input: '{"x":"5"}',
+    issues: [["/x", "type"]],
+  },
+  {
+    name: "a repair elsewhere in the round is kept",
+    schema: {
+      properties: {
+        x: { type: "array", items: { type: "integer" }, uniqueItems: true },
+        y: { type: "integer" },
+      },
+    },
+    input: '{"x":["1",1],"y":"2"}',
+    issues: [["/x/0", "type"]],
+  },
+  {
+    name: "repairs below the position that would fail are all withdrawn",
+    schema: prop({ type: "array", items: { type: "integer" }, uniqueItems: true }),
+    input: '{"x":["2","1",1]}',
+    issues: [
+      ["/x/0", "type"],
+      ["/x/1", "type"],
+    ],
   },
   // multipleOf divides the numbers' decimal forms exactly: ajv's float division
   // rejected 0.3 for multipleOf 0.1 (2.9999999999999996) and 19.99 for 0.01.

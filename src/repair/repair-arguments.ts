@@ -293,8 +293,10 @@ function repairRound(
     }
     const repaired = validationValue(tree.root);
     const nextFailures = new LocatedFailures(validate(repaired), positions);
+    const breaksAbove = newFailuresAbove(failures, nextFailures);
     const stillFails = (c: RoundCandidate) =>
-      nextFailures.byPosition.has(c.at) && !awaitsInnerRepair(c, nextFailures);
+      (nextFailures.byPosition.has(c.at) && !awaitsInnerRepair(c, nextFailures)) ||
+      breaksAbove(c.at);
     const kept = candidates.filter((c) => !stillFails(c));
     if (kept.length === candidates.length) {
       // A candidate below a failed alternative may have another reading (see withAnotherReading).
@@ -351,6 +353,55 @@ function awaitsInnerRepair(c: RoundCandidate, failures: LocatedFailures): boolea
   }
   return failures.failsBelow(c.at);
 }
+
+/**
+ * Whether a proper ancestor of a position fails in `after` for a keyword it did
+ * not fail for in `before`: a repair below it broke what the arguments as
+ * written met (`uniqueItems` over `["1",1]`, `minProperties` after an
+ * omission, a `not`, an `if` switched to a failing `then`), so it is not the
+ * arguments' one reading, and a rejection must not describe a text we made.
+ * Each position is looked at once (answers are kept along the walk up).
+ */
+function newFailuresAbove(
+  before: LocatedFailures,
+  after: LocatedFailures,
+): (at: Position) => boolean {
+  const broken = new Set<Position>();
+  for (const [at, list] of after.byPosition) {
+    const had = new Set(before.byPosition.get(at)?.map((f) => f.keyword));
+    if (list.some((f) => !stoppedKeywords.has(f.keyword) && !had.has(f.keyword))) broken.add(at);
+  }
+  if (broken.size === 0) return () => false;
+  const below = new Map<Position, boolean>(); // at or below a broken position
+  const atOrBelow = (at: Position): boolean => {
+    const path: Position[] = [];
+    let answer = false;
+    for (let p: Position | undefined = at; p !== undefined; p = p.parent) {
+      const known = below.get(p);
+      if (known !== undefined) {
+        answer = known;
+        break;
+      }
+      if (broken.has(p)) {
+        answer = true;
+        path.push(p);
+        break;
+      }
+      path.push(p);
+    }
+    for (const p of path) below.set(p, answer);
+    return answer;
+  };
+  return (at) => at.parent !== undefined && atOrBelow(at.parent);
+}
+
+/** A validation that stopped (budget, refused pattern, stack): not a schema's verdict on the repair. */
+const stoppedKeywords = new Set([
+  "schema-too-complex",
+  "schema-pattern-unevaluated",
+  "recursion-limit",
+  "schema-invalid",
+]);
 
 /** Keywords whose failure at a position may come from alternatives at the positions below it. */
 const alternativeKeywords = new Set(["anyOf", "oneOf", "contains", "if"]);
