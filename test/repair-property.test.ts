@@ -8,9 +8,12 @@ import { Ajv, type ErrorObject } from "ajv";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { collectDiagnostics } from "../src/diagnostics.js";
-import { parsePointer } from "../src/json-pointer.js";
+import { parsePointer, pointerFrom } from "../src/json-pointer.js";
+import { Budget, REPAIR_BUDGET } from "../src/repair/budget.js";
+import { readJsonTree, validationValue } from "../src/repair/json-tree.js";
 import type { Repair, RepairResult } from "../src/repair/repair-arguments.js";
 import { repairArguments, repairArgumentsMetered } from "../src/repair/repair-arguments.js";
+import { validatorFor } from "../src/repair/validator.js";
 import type { JsonSchema } from "../src/schema/json-schema.js";
 import { floatText, intText, runs, stringText, ws } from "./property-arbitraries.js";
 
@@ -195,6 +198,19 @@ function oracleValid(schema: JsonSchema, text: string): boolean {
     oracleCache.set(schema as object, v);
   }
   return v(withoutPrototypes(JSON.parse(text)));
+}
+
+/**
+ * The failures of `text` as written, as "path keyword", by repair's own
+ * validation (ajv with this package's `const`, `enum`, `uniqueItems` and
+ * `multipleOf`, whose verdicts differ from ajv's own).
+ */
+function writtenFailures(schema: JsonSchema, text: string): Set<string> {
+  const compiled = validatorFor(schema, REPAIR_BUDGET);
+  const tree = readJsonTree(text, 100);
+  if ("refused" in compiled || !tree.ok) return new Set();
+  const failures = compiled.validate(validationValue(tree.root), new Budget(REPAIR_BUDGET));
+  return new Set(failures.map((f) => `${f.path} ${f.keyword}`));
 }
 
 /**
@@ -690,6 +706,27 @@ describe("repair: any arguments, any schema", () => {
         }
       }),
       runs(500, 20261203),
+    );
+  });
+
+  test("a rejection describes the arguments as written: each issue is one of their failures, or inside a string's JSON", () => {
+    fc.assert(
+      fc.property(cases, ([schema, input]) => {
+        const result = repairArguments(input, schema as JsonSchema);
+        if (result.ok) return;
+        const written = writtenFailures(schema as JsonSchema, input);
+        const value = JSON.parse(input) as unknown;
+        for (const issue of result.issues) {
+          if (written.has(`${issue.path} ${issue.keyword}`)) continue;
+          // Below a string whose JSON was parsed in place: that JSON's own failures.
+          const tokens = parsePointer(issue.path)!;
+          const underString = tokens.some(
+            (_t, i) => typeof getAt(value, pointerFrom(tokens.slice(0, i))) === "string",
+          );
+          expect({ issue, underString }).toEqual({ issue, underString: true });
+        }
+      }),
+      runs(1500, 20261207),
     );
   });
 

@@ -470,10 +470,9 @@ const rows: Row[] = [
       else: { properties: { b: { type: "integer" } } },
     },
     input: '{"a":null,"b":"5"}',
-    issues: [
-      ["/b", "type"],
-      ["", "if"],
-    ],
+    // The omission would make "" fail `if` (then /b `type`): it is withdrawn,
+    // and the rejection describes the arguments as written.
+    issues: [["/a", "type"]],
   },
   {
     name: "a sibling's repair that switches an if/then/else leaves a valid member as written",
@@ -485,9 +484,10 @@ const rows: Row[] = [
       else: { properties: { a: { type: "boolean" }, b: { type: "string" } } },
     },
     input: '{"a":"5","b":"6"}',
-    // The failures left once /a is repaired (docs/repair.md, Rejections).
+    // Repairing /a would make /b fail, which is valid as written: the repair is
+    // withdrawn, and the rejection describes the arguments as written.
     issues: [
-      ["/b", "type"],
+      ["/a", "type"],
       ["", "if"],
     ],
   },
@@ -578,6 +578,212 @@ const rows: Row[] = [
     input: '{"x":["5"]}',
     output: '{"x":[5]}',
     repairs: [["/x/0", "string-to-number"]],
+  },
+  // A repair that makes an enclosing position fail where the arguments as
+  // written did not is withdrawn: the rejection describes the arguments sent,
+  // not a text we made (["1",1] is unique; [1,1] is not).
+  {
+    name: "a repair that would break uniqueItems is withdrawn",
+    schema: prop({ type: "array", items: { type: "integer" }, uniqueItems: true }),
+    input: '{"x":["1",1]}',
+    issues: [["/x/0", "type"]],
+  },
+  {
+    name: "an omission that would break minProperties is withdrawn",
+    schema: { properties: { x: { type: "integer" } }, minProperties: 1 },
+    input: '{"x":null}',
+    issues: [["/x", "type"]],
+  },
+  {
+    name: "a repair that would fail not is withdrawn",
+    schema: { properties: { x: { type: "integer" } }, not: { properties: { x: { const: 5 } } } },
+    input: '{"x":"5"}',
+    issues: [["/x", "type"]],
+  },
+  {
+    name: "a repair that would switch an if to a failing then is withdrawn",
+    schema: {
+      properties: { x: { type: "integer" } },
+      if: { properties: { x: { const: 5 } }, required: ["x"] },
+      // biome-ignore lint/suspicious/noThenProperty: the JSON Schema keyword
+      then: { required: ["c"] },
+    },
+    input: '{"x":"5"}',
+    issues: [["/x", "type"]],
+  },
+  {
+    name: "a repair elsewhere in the round is kept",
+    schema: {
+      properties: {
+        x: { type: "array", items: { type: "integer" }, uniqueItems: true },
+        y: { type: "integer" },
+      },
+    },
+    input: '{"x":["1",1],"y":"2"}',
+    issues: [["/x/0", "type"]],
+  },
+  {
+    name: "repairs below the position that would fail are all withdrawn",
+    schema: prop({ type: "array", items: { type: "integer" }, uniqueItems: true }),
+    input: '{"x":["2","1",1]}',
+    issues: [
+      ["/x/0", "type"],
+      ["/x/1", "type"],
+    ],
+  },
+  // multipleOf divides the numbers' decimal forms exactly: ajv's float division
+  // rejected 0.3 for multipleOf 0.1 (2.9999999999999996) and 19.99 for 0.01.
+  {
+    name: "multipleOf 0.1: 0.3 is a multiple (repaired from a string)",
+    schema: prop({ type: "number", multipleOf: 0.1 }),
+    input: '{"x":"0.3"}',
+    output: '{"x":0.3}',
+    repairs: [["/x", "string-to-number"]],
+  },
+  {
+    name: "multipleOf 0.01: a price of 19.99 is a multiple",
+    schema: prop({ type: "number", multipleOf: 0.01 }),
+    input: '{"x":19.99}',
+    output: '{"x":19.99}',
+    repairs: [],
+  },
+  {
+    name: "multipleOf 0.01: 0.07 is a multiple",
+    schema: prop({ multipleOf: 0.01 }),
+    input: '{"x":0.07}',
+    output: '{"x":0.07}',
+    repairs: [],
+  },
+  {
+    name: "multipleOf 0.1: 0.35 is not a multiple",
+    schema: prop({ multipleOf: 0.1 }),
+    input: '{"x":0.35}',
+    issues: [["/x", "multipleOf"]],
+  },
+  {
+    name: "multipleOf 1e-308: 1e308 is a multiple (the float quotient overflows)",
+    schema: prop({ multipleOf: 1e-308 }),
+    input: '{"x":1e308}',
+    output: '{"x":1e308}',
+    repairs: [],
+  },
+  {
+    name: "multipleOf 5e-324: 1e-323 is a multiple",
+    schema: prop({ multipleOf: 5e-324 }),
+    input: '{"x":1e-323}',
+    output: '{"x":1e-323}',
+    repairs: [],
+  },
+  {
+    name: "multipleOf 1e308: 5 is not a multiple",
+    schema: prop({ multipleOf: 1e308 }),
+    input: '{"x":5}',
+    issues: [["/x", "multipleOf"]],
+  },
+  {
+    name: "multipleOf 7: 1e21 is not a multiple",
+    schema: prop({ multipleOf: 7 }),
+    input: '{"x":1e21}',
+    issues: [["/x", "multipleOf"]],
+  },
+  {
+    name: "multipleOf 1.5: -4.5 is a multiple, 4 is not",
+    schema: { properties: { x: { multipleOf: 1.5 }, y: { multipleOf: 1.5 } } },
+    input: '{"x":-4.5,"y":4}',
+    issues: [["/y", "multipleOf"]],
+  },
+  {
+    name: "multipleOf 0.1: zero (also 1e-400, whose float64 is 0) is a multiple",
+    schema: { properties: { x: { multipleOf: 0.1 }, y: { multipleOf: 0.1 } } },
+    input: '{"x":-0,"y":1e-400}',
+    output: '{"x":-0,"y":1e-400}',
+    repairs: [],
+  },
+  // Draft-04, as older generators still write it: boolean exclusiveMaximum/
+  // exclusiveMinimum beside maximum/minimum, and `id` for `$id`.
+  {
+    name: "draft-04 exclusiveMaximum: true excludes the maximum",
+    schema: {
+      $schema: "http://json-schema.org/draft-04/schema#",
+      type: "object",
+      properties: { x: { type: "integer", maximum: 5, exclusiveMaximum: true } },
+    },
+    input: '{"x":"5"}',
+    issues: [["/x", "type"]],
+  },
+  {
+    name: "draft-04 exclusiveMaximum: true, a value below the maximum repaired",
+    schema: {
+      $schema: "http://json-schema.org/draft-04/schema#",
+      type: "object",
+      properties: { x: { type: "integer", maximum: 5, exclusiveMaximum: true } },
+    },
+    input: '{"x":"4"}',
+    output: '{"x":4}',
+    repairs: [["/x", "string-to-number"]],
+  },
+  {
+    name: "draft-04 exclusiveMaximum: true rejects the maximum itself",
+    schema: {
+      $schema: "http://json-schema.org/draft-04/schema#",
+      properties: { x: { maximum: 5, exclusiveMaximum: true } },
+    },
+    input: '{"x":5}',
+    issues: [["/x", "exclusiveMaximum"]],
+  },
+  {
+    name: "draft-04 exclusiveMinimum: true rejects the minimum itself; false is inclusive",
+    schema: {
+      properties: {
+        x: { minimum: 0, exclusiveMinimum: true },
+        y: { minimum: 0, exclusiveMinimum: false },
+      },
+    },
+    input: '{"x":0,"y":0}',
+    issues: [["/x", "exclusiveMinimum"]],
+  },
+  {
+    name: "draft-04 exclusiveMinimum: false, the minimum admitted",
+    schema: { properties: { y: { minimum: 0, exclusiveMinimum: false, type: "integer" } } },
+    input: '{"y":"0"}',
+    output: '{"y":0}',
+    repairs: [["/y", "string-to-number"]],
+  },
+  {
+    name: "draft-04 id (Jackson's urn ids) with a $ref to it",
+    schema: {
+      $schema: "http://json-schema.org/draft-04/schema#",
+      id: "urn:jsonschema:com:example:Node",
+      type: "object",
+      properties: {
+        n: { type: "integer" },
+        next: { $ref: "urn:jsonschema:com:example:Node" },
+      },
+    },
+    input: '{"n":"1","next":{"n":"2"}}',
+    output: '{"n":1,"next":{"n":2}}',
+    repairs: [
+      ["/n", "string-to-number"],
+      ["/next/n", "string-to-number"],
+    ],
+  },
+  {
+    name: "draft-04 id without $schema, in a nested schema",
+    schema: { id: "root", properties: { x: { id: "x", type: "integer" } } },
+    input: '{"x":"3"}',
+    output: '{"x":3}',
+    repairs: [["/x", "string-to-number"]],
+  },
+  {
+    name: "id under a later dialect is an unknown keyword (ignored)",
+    schema: {
+      $schema: "http://json-schema.org/draft-07/schema#",
+      id: "x",
+      properties: { x: { id: "x", type: "integer" } },
+    },
+    input: '{"x":"3"}',
+    output: '{"x":3}',
+    repairs: [["/x", "string-to-number"]],
   },
 ];
 

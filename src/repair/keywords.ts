@@ -9,7 +9,9 @@
 //   (fast-deep-equal) calls a value's own `valueOf`/`toString` and compares
 //   constructors, so arguments with a member named `valueOf` made it throw, and
 //   prototype-free argument objects (see ./json-tree.ts) never equalled a
-//   schema's. `uniqueItems` compares canonical texts in one pass (linear).
+//   schema's. `uniqueItems` compares canonical texts in one pass (linear);
+// - `multipleOf` dividing decimals exactly: ajv's float division rejected 0.3
+//   for 0.1 and 1e308 for 1e-308, and accepted 1e21 for 7.
 
 import type {
   Ajv,
@@ -309,6 +311,49 @@ const uniqueItemsKeyword: FuncKeywordDefinition = {
   },
 };
 
+/**
+ * A float64 as the decimal `digits × 10^exponent` of its shortest form
+ * (`String`: how a schema or an argument writes it; `0.1` is 1 × 10⁻¹).
+ */
+function decimalOf(v: number): { digits: bigint; exponent: number } {
+  const s = String(Math.abs(v));
+  const e = s.indexOf("e");
+  const mantissa = e === -1 ? s : s.slice(0, e);
+  let exponent = e === -1 ? 0 : Number(s.slice(e + 1));
+  const dot = mantissa.indexOf(".");
+  if (dot === -1) return { digits: BigInt(mantissa), exponent };
+  exponent -= mantissa.length - dot - 1;
+  return { digits: BigInt(mantissa.slice(0, dot) + mantissa.slice(dot + 1)), exponent };
+}
+
+/**
+ * True when `value` is an integer multiple of `divisor` (> 0), both read as
+ * their shortest decimals: exact where float division is not (0.3 / 0.1 is
+ * 2.9999999999999996; 1e308 / 1e-308 overflows; 1e21 / 7 prints as a whole
+ * number). At most 17 digits each and exponents within ±324: constant work.
+ */
+export function isMultipleOf(value: number, divisor: number): boolean {
+  if (value === 0) return true;
+  const a = decimalOf(value);
+  const b = decimalOf(divisor);
+  const shift = a.exponent - b.exponent;
+  return shift >= 0
+    ? (a.digits * 10n ** BigInt(shift)) % b.digits === 0n
+    : a.digits % (b.digits * 10n ** BigInt(-shift)) === 0n;
+}
+
+const multipleOfKeyword: FuncKeywordDefinition = {
+  keyword: "multipleOf",
+  type: "number",
+  schemaType: "number",
+  validate: function multipleOfValid(schema: number, data: number): boolean {
+    return (
+      (schema > 0 && isMultipleOf(data, schema)) ||
+      fail(multipleOfValid, "multipleOf", { multipleOf: schema })
+    );
+  },
+};
+
 /** The keywords repair adds to ajv (through its `keywords` option). */
 export const addedKeywords: readonly KeywordDefinition[] = [
   costKeyword,
@@ -317,13 +362,13 @@ export const addedKeywords: readonly KeywordDefinition[] = [
 ];
 
 /**
- * Replaces ajv's `const`, `enum` and `uniqueItems` with the definitions above,
- * each at its own place in ajv's keyword order (so errors come in the same
- * order as before).
+ * Replaces ajv's `const`, `enum`, `uniqueItems` and `multipleOf` with the
+ * definitions above, each at its own place in ajv's keyword order (so errors
+ * come in the same order as before).
  */
-export function replaceEqualityKeywords(ajv: Ajv): void {
+export function replaceKeywords(ajv: Ajv): void {
   // Last first: each is put back before the keyword that followed it.
-  for (const definition of [uniqueItemsKeyword, enumKeyword, constKeyword]) {
+  for (const definition of [multipleOfKeyword, uniqueItemsKeyword, enumKeyword, constKeyword]) {
     const keyword = definition.keyword as string;
     const group = ajv.RULES.rules.find((g) => g.rules.some((r) => r.keyword === keyword));
     const index = group?.rules.findIndex((r) => r.keyword === keyword) ?? -1;

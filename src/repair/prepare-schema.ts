@@ -208,6 +208,7 @@ export function prepareSchema(schema: unknown, limit: number): PreparedSchema | 
     for (const ref of reader.refs) {
       if (!pointsAtSchema(ref)) return { refused: "schema-invalid", units };
     }
+    fromDraft04Ids(reader.ids, copy);
     return {
       schema: copy as object | boolean,
       draft: reader.draft(copy),
@@ -244,6 +245,8 @@ class SchemaCopier {
   private sawAssertion2019 = false;
   /** `dependencies`/`dependentSchemas` was met (see {@link PreparedSchema.presenceConditional}). */
   presenceConditional = false;
+  /** The copies with an `id` member (draft-04's `$id`; see {@link fromDraft04Ids}). */
+  readonly ids: Record<string, unknown>[] = [];
   private readonly ancestors = new Set<object>();
   constructor(private readonly limit: number) {}
 
@@ -331,6 +334,8 @@ class SchemaCopier {
       setOwnProperty(copy, key, this.member(key, v, codeDepth, nesting, tally));
     }
     this.ancestors.delete(value);
+    fromDraft04Bounds(copy);
+    if (Object.hasOwn(copy, "id")) this.ids.push(copy);
     const cost: EvaluationCost = [tally.fixed, perMember, perElement, perCharacter];
     setOwnProperty(copy, COST_KEYWORD, cost);
     return copy;
@@ -483,6 +488,48 @@ class SchemaCopier {
     const each = (item: unknown) => this.data(item, nesting + 1, tally, weight);
     if (Array.isArray(v)) return this.list(v, nesting, tally, each, weight);
     return this.map(v, nesting, tally, each, weight);
+  }
+}
+
+/**
+ * Draft-04's boolean `exclusiveMaximum`/`exclusiveMinimum` (beside
+ * `maximum`/`minimum`) as draft-06 and later write them: `true` makes the
+ * bound exclusive, `false` changes nothing. A boolean means draft-04 in any
+ * dialect (later ones take a number only); without its bound it is left for
+ * the meta-schema (draft-04's requires the bound).
+ */
+function fromDraft04Bounds(copy: Record<string, unknown>): void {
+  for (const [bound, exclusive] of draft04Bounds) {
+    const flag = copy[exclusive];
+    if (typeof flag !== "boolean" || !Object.hasOwn(copy, bound)) continue;
+    if (flag) {
+      setOwnProperty(copy, exclusive, copy[bound]);
+      delete copy[bound];
+    } else {
+      delete copy[exclusive];
+    }
+  }
+}
+const draft04Bounds = [
+  ["maximum", "exclusiveMaximum"],
+  ["minimum", "exclusiveMinimum"],
+] as const;
+
+/**
+ * Draft-04's `id` (ajv refuses the keyword outright): under draft-04 (or -03)
+ * or no `$schema`, a string `id` is the schema's `$id` (where it has none), so
+ * a `$ref` to it (Jackson's `urn:jsonschema:…`) resolves; under a later
+ * dialect `id` is an unknown keyword, and dropped.
+ */
+function fromDraft04Ids(copies: readonly Record<string, unknown>[], root: unknown): void {
+  const uri = isPlainObject(root) ? (root as { $schema?: unknown }).$schema : undefined;
+  const draft04 = typeof uri !== "string" || uri.includes("draft-04") || uri.includes("draft-03");
+  for (const copy of copies) {
+    const id = copy.id;
+    delete copy.id;
+    if (draft04 && typeof id === "string" && !Object.hasOwn(copy, "$id")) {
+      setOwnProperty(copy, "$id", id);
+    }
   }
 }
 

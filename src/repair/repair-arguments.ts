@@ -293,8 +293,9 @@ function repairRound(
     }
     const repaired = validationValue(tree.root);
     const nextFailures = new LocatedFailures(validate(repaired), positions);
+    const broken = brokenByRepairs(failures, nextFailures, candidates);
     const stillFails = (c: RoundCandidate) =>
-      nextFailures.byPosition.has(c.at) && !awaitsInnerRepair(c, nextFailures);
+      (nextFailures.byPosition.has(c.at) && !awaitsInnerRepair(c, nextFailures)) || broken(c);
     const kept = candidates.filter((c) => !stillFails(c));
     if (kept.length === candidates.length) {
       // A candidate below a failed alternative may have another reading (see withAnotherReading).
@@ -351,6 +352,76 @@ function awaitsInnerRepair(c: RoundCandidate, failures: LocatedFailures): boolea
   }
   return failures.failsBelow(c.at);
 }
+
+/**
+ * The candidates a repair round must withdraw because applying them made a
+ * position fail for a keyword it did not fail for before, where the
+ * arguments as written met it: a proper ancestor of candidates (`uniqueItems`
+ * over `["1",1]`, `minProperties` after an omission, a `not`, an `if`
+ * switched to a failing `then`: those below it are withdrawn), or a position
+ * unrelated to any candidate (an `if` switched to an `else` that fails a
+ * sibling: no one candidate is to blame, so all are). Such a repair is not the
+ * arguments' one reading, and a rejection must not describe a text we made.
+ * Failures at or below a candidate are its own (its position still failing,
+ * or a string's JSON parsed in place). Linear: each position is walked once.
+ */
+function brokenByRepairs(
+  before: LocatedFailures,
+  after: LocatedFailures,
+  candidates: readonly RoundCandidate[],
+): (c: RoundCandidate) => boolean {
+  const broken: Position[] = [];
+  for (const [at, list] of after.byPosition) {
+    const had = new Set(before.byPosition.get(at)?.map((f) => f.keyword));
+    if (list.some((f) => !stoppedKeywords.has(f.keyword) && !had.has(f.keyword))) broken.push(at);
+  }
+  if (broken.length === 0) return () => false;
+  const own = new Set(candidates.map((c) => c.at));
+  const above = new Set<Position>(); // proper ancestors of candidates
+  for (const c of candidates) {
+    for (let p = c.at.parent; p !== undefined && !above.has(p); p = p.parent) above.add(p);
+  }
+  const inOwn = memoizedAncestry(own);
+  const marked = new Set<Position>();
+  for (const at of broken) {
+    if (inOwn(at)) continue;
+    if (!above.has(at)) return () => true;
+    marked.add(at);
+  }
+  const inMarked = memoizedAncestry(marked);
+  return (c) => c.at.parent !== undefined && inMarked(c.at.parent);
+}
+
+/** Whether a position or one of its ancestors is in `set`; each position's answer is kept. */
+function memoizedAncestry(set: ReadonlySet<Position>): (at: Position) => boolean {
+  const known = new Map<Position, boolean>();
+  return (at) => {
+    const path: Position[] = [];
+    let answer = false;
+    for (let p: Position | undefined = at; p !== undefined; p = p.parent) {
+      const k = known.get(p);
+      if (k !== undefined) {
+        answer = k;
+        break;
+      }
+      path.push(p);
+      if (set.has(p)) {
+        answer = true;
+        break;
+      }
+    }
+    for (const p of path) known.set(p, answer);
+    return answer;
+  };
+}
+
+/** A validation that stopped (budget, refused pattern, stack): not a schema's verdict on the repair. */
+const stoppedKeywords = new Set([
+  "schema-too-complex",
+  "schema-pattern-unevaluated",
+  "recursion-limit",
+  "schema-invalid",
+]);
 
 /** Keywords whose failure at a position may come from alternatives at the positions below it. */
 const alternativeKeywords = new Set(["anyOf", "oneOf", "contains", "if"]);

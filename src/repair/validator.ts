@@ -17,7 +17,7 @@ import {
   addedKeywords,
   linearRegExp,
   PatternUnevaluated,
-  replaceEqualityKeywords,
+  replaceKeywords,
   withBudget,
 } from "./keywords.js";
 import type { Draft, PreparedSchema } from "./prepare-schema.js";
@@ -165,7 +165,7 @@ function compile(
     // the same `$id`, break) another's. The instance lives as long as the
     // compiled function, which the WeakMap above ties to the schema object.
     const ajv = ajvFor(draft, compileOptions);
-    replaceEqualityKeywords(ajv);
+    replaceKeywords(ajv);
     const fn = ajv.compile(schema);
     if ((fn as { $async?: unknown }).$async === true) return "schema-invalid";
     return wrap(fn);
