@@ -24,13 +24,10 @@ export type PredicateNode =
   /** The value (a member's) is one of `values`, or a container when `containers`. */
   | {
       readonly t: "in";
-      readonly values: ReadonlySet<Primitive> | readonly Primitive[];
+      readonly values: ReadonlySet<Primitive>;
       readonly containers: boolean;
       readonly size: 1;
     };
-
-/** Lists longer than this are looked up through a Set (an `enum` may be huge). */
-const SET_FROM = 16;
 
 /** Predicates bigger than this are replaced by `true` (no filtering: always safe). */
 const MAX_PREDICATE_SIZE = 2000;
@@ -41,14 +38,16 @@ export function sizeOf(p: Predicate): number {
 
 function combine(t: "and" | "or", parts: readonly Predicate[]): Predicate {
   const absorbing = t === "or";
-  const items: Predicate[] = [];
+  // A Set: a keyword's list (`required`, `enum`) may bring 100,000 parts, each compared once.
+  const unique = new Set<Predicate>();
   let size = 1;
   for (const p of parts) {
     if (p === absorbing) return absorbing;
-    if (p === !absorbing || items.includes(p)) continue;
-    items.push(p);
+    if (p === !absorbing || unique.has(p)) continue;
+    unique.add(p);
     size += sizeOf(p);
   }
+  const items = [...unique];
   if (items.length === 0) return !absorbing;
   if (items.length === 1) return items[0]!;
   return size > MAX_PREDICATE_SIZE ? true : { t, items, size };
@@ -100,9 +99,7 @@ export function evalValue(p: Predicate, v: Primitive | undefined): boolean {
       return false;
     case "in":
       if (v === undefined) return p.containers;
-      return Array.isArray(p.values)
-        ? p.values.includes(v)
-        : (p.values as ReadonlySet<Primitive>).has(v);
+      return p.values.has(v);
     default:
       return true;
   }
@@ -118,7 +115,7 @@ export function valuesPredicate(values: readonly unknown[]): Predicate {
   }
   return {
     t: "in",
-    values: prims.length > SET_FROM ? new Set(prims) : prims,
+    values: new Set(prims),
     containers,
     size: 1,
   };
@@ -127,6 +124,7 @@ export function valuesPredicate(values: readonly unknown[]): Predicate {
 /** `const`/`enum` applied to an object value: some member must be an object whose primitive members match. */
 export function objectValuesPredicate(values: readonly unknown[]): Predicate {
   const alts: Predicate[] = [];
+  let size = 0;
   for (const v of values) {
     if (!isRecord(v)) continue;
     const parts: Predicate[] = [];
@@ -135,7 +133,11 @@ export function objectValuesPredicate(values: readonly unknown[]): Predicate {
       const m = v[k];
       parts.push({ t: "member", key: k, test: valuesPredicate([m]), size: 2 });
     }
-    alts.push(and(parts));
+    const p = and(parts);
+    // Past the size limit the disjunction is `true` (see combine): the rest of the list cannot change it.
+    size += sizeOf(p);
+    if (size > MAX_PREDICATE_SIZE) return true;
+    alts.push(p);
   }
   return or(alts);
 }

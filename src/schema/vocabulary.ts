@@ -22,7 +22,13 @@ import {
   R_NUMBER,
   type Reading,
 } from "./number-reading.js";
-import { and, objectValuesPredicate, type Predicate, valuesPredicate } from "./predicates.js";
+import {
+  and,
+  objectValuesPredicate,
+  type Predicate,
+  sizeOf,
+  valuesPredicate,
+} from "./predicates.js";
 
 /** How a keyword's subschemas sit in the schema document. */
 export type SubschemaShape = "schema" | "list" | "map" | "schema-or-list";
@@ -226,7 +232,7 @@ export const KEYWORDS: readonly KeywordDefinition[] = [
       const parts: Predicate[] = [];
       for (const key of Object.keys(value)) {
         const test = context.memberCheck(value[key]);
-        if (test !== true) parts.push({ t: "member", key, test, size: 1 + sizeOfCheck(test) });
+        if (test !== true) parts.push({ t: "member", key, test, size: 1 + sizeOf(test) });
       }
       return and(parts);
     },
@@ -267,10 +273,6 @@ export const KEYWORDS: readonly KeywordDefinition[] = [
     selectable: false,
   },
 ];
-
-function sizeOfCheck(p: Predicate): number {
-  return typeof p === "boolean" ? 0 : p.size;
-}
 
 function names(keep: (k: KeywordDefinition) => boolean): readonly string[] {
   return KEYWORDS.filter(keep).map((k) => k.name);
