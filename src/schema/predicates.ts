@@ -24,19 +24,10 @@ export type PredicateNode =
   /** The value (a member's) is one of `values`, or a container when `containers`. */
   | {
       readonly t: "in";
-      readonly values: ReadonlySet<Primitive> | readonly Primitive[];
+      readonly values: ReadonlySet<Primitive>;
       readonly containers: boolean;
       readonly size: 1;
     };
-
-/**
- * Lists longer than this are looked up through a Set (an `enum` may be huge);
- * shorter ones stay plain arrays. Sets for short lists too (a `const` check,
- * a branch of a few parts) measured a third slower `structToJson` on calls
- * whose numbers were new to the process (bench "numbers" group, M, Node 24:
- * 0.62× against 1.04× `toJsonString`).
- */
-const SET_FROM = 16;
 
 /** Predicates bigger than this are replaced by `true` (no filtering: always safe). */
 const MAX_PREDICATE_SIZE = 2000;
@@ -47,19 +38,16 @@ export function sizeOf(p: Predicate): number {
 
 function combine(t: "and" | "or", parts: readonly Predicate[]): Predicate {
   const absorbing = t === "or";
-  const items: Predicate[] = [];
-  // A keyword's list (`required`, `enum`) may bring 100,000 parts: past a few,
-  // duplicates are looked up through a Set, so each part is compared once.
-  const seen = parts.length > SET_FROM ? new Set<Predicate>() : undefined;
+  // A Set: a keyword's list (`required`, `enum`) may bring 100,000 parts, each compared once.
+  const unique = new Set<Predicate>();
   let size = 1;
   for (const p of parts) {
     if (p === absorbing) return absorbing;
-    if (p === !absorbing) continue;
-    if (seen === undefined ? items.includes(p) : seen.has(p)) continue;
-    seen?.add(p);
-    items.push(p);
+    if (p === !absorbing || unique.has(p)) continue;
+    unique.add(p);
     size += sizeOf(p);
   }
+  const items = [...unique];
   if (items.length === 0) return !absorbing;
   if (items.length === 1) return items[0]!;
   return size > MAX_PREDICATE_SIZE ? true : { t, items, size };
@@ -111,9 +99,7 @@ export function evalValue(p: Predicate, v: Primitive | undefined): boolean {
       return false;
     case "in":
       if (v === undefined) return p.containers;
-      return Array.isArray(p.values)
-        ? p.values.includes(v)
-        : (p.values as ReadonlySet<Primitive>).has(v);
+      return p.values.has(v);
     default:
       return true;
   }
@@ -129,7 +115,7 @@ export function valuesPredicate(values: readonly unknown[]): Predicate {
   }
   return {
     t: "in",
-    values: prims.length > SET_FROM ? new Set(prims) : prims,
+    values: new Set(prims),
     containers,
     size: 1,
   };
