@@ -99,6 +99,21 @@ describe("well-formed raw text that disagrees: raw-struct-mismatch (two readings
     });
   }
 
+  test("a Date or a Map in args (built in JS, never decoded) does not agree with {}", () => {
+    // They list no members; read as members they would agree with an empty object.
+    for (const v of [new Date(0), new Map([["k", 1]])]) {
+      const call = create(CallMCPToolSchema, {
+        name: "t",
+        args: { a: v } as unknown as JsonObject,
+        rawArgsJson: '{"a":{}}',
+      });
+      expectStructJsonError(() => toolCallToJson(call), {
+        code: "raw-struct-mismatch",
+        path: "/a",
+      });
+    }
+  });
+
   test("raw text without args: checked against {}", () => {
     expectStructJsonError(() => toolCallToJson(arrived(undefined, '{"a":1}')), {
       code: "raw-struct-mismatch",

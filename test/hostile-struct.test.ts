@@ -2,6 +2,8 @@
 // decoded from protobuf bytes no honest encoder writes (100,000 levels, NaN
 // payloads, Values with no kind, invalid UTF-8, a million repeated values).
 // Each row names the exact error code and path, or bounds the time.
+
+import vm from "node:vm";
 import { fromBinary, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
 import { type Struct, StructSchema, type Value } from "@bufbuild/protobuf/wkt";
 import { describe, expect, test } from "vitest";
@@ -196,6 +198,127 @@ describe("Values with no kind set", () => {
     expectStructJsonError(() => structToJson({ a: { b: v } } as unknown as JsonObject), {
       code: "value-unset",
       path: "/a/b",
+    });
+  });
+});
+
+describe("objects of a kind of their own in the JsonObject form", () => {
+  // Decision: a Date, a Map, a boxed primitive and the like keep their data
+  // outside their own members; read as members they came out as `{}`, a value
+  // changed silently. They are refused as `undefined` is (value-unset, or
+  // null with unsetValue: "null"). Objects that keep their data in own
+  // members are written as JSON.stringify writes them: a null-prototype
+  // object, a class instance, and objects and arrays from another realm.
+  const realm = vm.runInNewContext(
+    "({ date: new Date(0), map: new Map(), object: { n: 2 }, list: [2, 2.5] })",
+  ) as { date: Date; map: Map<unknown, unknown>; object: { n: number }; list: number[] };
+  const schemas = [
+    ["no schema", undefined],
+    [
+      "a schema",
+      {
+        type: "object",
+        properties: {
+          a: { type: "object", properties: { b: { type: "integer" } } },
+          l: { type: "array", items: { type: "number" } },
+          n: { type: "number" },
+        },
+      },
+    ],
+  ] as const;
+  class Tagged {
+    b = 1;
+    get [Symbol.toStringTag]() {
+      return "Tagged";
+    }
+  }
+  const refused: [string, unknown][] = [
+    ["a Date", new Date(0)],
+    ["a Map", new Map([["k", 1]])],
+    ["a Set", new Set([1])],
+    ["a WeakMap", new WeakMap()],
+    ["a RegExp", /x/],
+    ["an Error", new Error("x")],
+    ["a Promise", Promise.resolve(1)],
+    ["a boxed number", Object(5)],
+    ["a boxed string", Object("xy")],
+    ["a boxed boolean", Object(true)],
+    ["a typed array", Uint8Array.of(1, 2)],
+    ["an ArrayBuffer", new ArrayBuffer(2)],
+    ["a class instance with a Symbol.toStringTag", new Tagged()],
+    ["a Date from another realm", realm.date],
+    ["a Map from another realm", realm.map],
+  ];
+
+  for (const [schemaName, schema] of schemas) {
+    test.each(refused)(`%s as a member, ${schemaName}: value-unset at its path`, (_name, v) => {
+      const error = expectStructJsonError(
+        () => structToJson({ a: { b: v } } as unknown as JsonObject, schema),
+        { code: "value-unset", path: "/a/b" },
+      );
+      expect(error.message).toBe(
+        "value-unset at /a/b: a value is neither null, boolean, number, string, list nor struct",
+      );
+      expectStructJsonError(() => structToJson({ l: [1, v] } as unknown as JsonObject, schema), {
+        code: "value-unset",
+        path: "/l/1",
+      });
+    });
+
+    test.each(refused)(`%s as a member, ${schemaName}: null with unsetValue "null"`, (_name, v) => {
+      const { list, onDiagnostic } = collectDiagnostics();
+      const args = { a: { b: v }, l: [v, 2], n: 2 } as unknown as JsonObject;
+      expect(structToJson(args, schema, { unsetValue: "null", onDiagnostic })).toBe(
+        schema === undefined
+          ? '{"a":{"b":null},"l":[null,2],"n":2}'
+          : '{"a":{"b":null},"l":[null,2.0],"n":2.0}',
+      );
+      expect(list).toEqual([
+        { code: "value-unset", path: "/a/b" },
+        { code: "value-unset", path: "/l/0" },
+      ]);
+    });
+
+    test(`objects holding their data as members, ${schemaName}: written with the schema's readings`, () => {
+      class Point {
+        n = 2;
+      }
+      const bare = Object.assign(Object.create(null) as object, { n: 2 });
+      // Its prototype is Object.prototype: its tag is not looked at.
+      const tagged = { [Symbol.toStringTag]: "Thing", n: 2 };
+      const args = {
+        a: { b: 3 },
+        l: [realm.list, realm.object, new Point(), bare, tagged],
+        n: 2,
+      } as unknown as JsonObject;
+      expect(structToJson(args, schema)).toBe(
+        schema === undefined
+          ? '{"a":{"b":3},"l":[[2,2.5],{"n":2},{"n":2},{"n":2},{"n":2}],"n":2}'
+          : '{"a":{"b":3},"l":[[2,2.5],{"n":2},{"n":2},{"n":2},{"n":2}],"n":2.0}',
+      );
+      expect(structToJson(realm.object as unknown as JsonObject, schema)).toBe(
+        schema === undefined ? '{"n":2}' : '{"n":2.0}',
+      );
+    });
+  }
+
+  test.each(refused)("%s as the arguments: not-an-object", (_name, v) => {
+    expectStructJsonError(() => structToJson(v as JsonObject), { code: "not-an-object", path: "" });
+  });
+
+  test("a Struct message whose fields are a Map: message-invalid, at the top or in a struct_value", () => {
+    expectStructJsonError(
+      () =>
+        structMessageToJson({ $typeName: "google.protobuf.Struct", fields: new Map() } as never),
+      { code: "message-invalid", path: "" },
+    );
+    const inner = value({
+      case: "structValue",
+      value: { $typeName: "google.protobuf.Struct", fields: new Map() as never },
+    });
+    expectStructJsonError(() => structMessageToJson(struct({ a: inner })), {
+      code: "message-invalid",
+      path: "/a",
     });
   });
 });

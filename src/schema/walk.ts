@@ -26,6 +26,7 @@ import type { DiagnosticCode } from "../diagnostics.js";
 import { StructJsonError } from "../errors.js";
 import { pointerFrom } from "../json-pointer.js";
 import type { PatternEngine } from "../patterns/engine.js";
+import { isObjectData } from "../struct/object-data.js";
 import { MessageProbe, PlainProbe } from "../struct/object-probes.js";
 import { type CompiledSchema, rootNode } from "./compile-schema.js";
 import type { JsonSchema } from "./json-schema.js";
@@ -165,6 +166,9 @@ export function walkValue(
 ): void {
   new Walk(source, visitor, options).run(value, node, depth);
 }
+
+/** Why a JsonObject member that is no JSON value is refused: a Date or a Map (../struct/object-data.ts) too. */
+const NOT_A_VALUE = "a value is neither null, boolean, number, string, list nor struct";
 
 /** One walk's state: its own stack of open containers (no recursion over the value's depth). */
 class Walk {
@@ -323,10 +327,12 @@ class Walk {
         return;
       case "object":
         if (v === null) this.visitor.primitive(null);
-        else this.open(v as Record<string, unknown>, Array.isArray(v), at, level, only);
+        else if (Array.isArray(v)) this.open(v, true, at, level, only);
+        else if (isObjectData(v)) this.open(v as Record<string, unknown>, false, at, level, only);
+        else this.unset(NOT_A_VALUE);
         return;
       default:
-        this.unset("a value is neither null, boolean, number, string, list nor struct");
+        this.unset(NOT_A_VALUE);
     }
   }
 
@@ -351,7 +357,12 @@ class Walk {
         return;
       case "structValue": {
         const fields = (kind.value as Partial<Struct> | undefined)?.fields;
-        if (typeof fields !== "object" || fields === null || Array.isArray(fields)) {
+        if (
+          typeof fields !== "object" ||
+          fields === null ||
+          Array.isArray(fields) ||
+          !isObjectData(fields)
+        ) {
           this.fail("message-invalid", "a struct_value is not a google.protobuf.Struct");
         }
         this.open(fields, false, at, level, only);

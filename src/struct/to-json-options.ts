@@ -11,6 +11,7 @@ import { checkFunction, checkLimit, checkOneOf, invalidOption, makeOptions } fro
 import type { PatternEngine } from "../patterns/engine.js";
 import type { CompiledSchema } from "../schema/index.js";
 import type { JsonSchema } from "../schema/json-schema.js";
+import { isObjectData } from "./object-data.js";
 
 /**
  * Options of {@link structToJson}, {@link structMessageToJson} and
@@ -31,10 +32,12 @@ export interface StructToJsonOptions {
    */
   nonFinite: "error" | "null";
   /**
-   * A `Value` with no kind set: "error" throws `value-unset`; "null" writes
-   * `null` and reports `value-unset`. Default "error". (protobuf-es itself turns
-   * unset values inside message fields into null when it decodes, so this only
-   * sees them in `Struct` messages.)
+   * A `Value` with no kind set, or a JsonObject member that is no JSON value
+   * (`undefined`, a function, a bigint, a symbol, or an object of a kind of its
+   * own: a Date, a Map, a boxed primitive): "error" throws `value-unset`;
+   * "null" writes `null` and reports `value-unset`. Default "error".
+   * (protobuf-es itself turns unset values inside message fields into null
+   * when it decodes, so a decoded message has none.)
    */
   unsetValue: "error" | "null";
   /**
@@ -82,9 +85,9 @@ export const structToJsonDefaults: Readonly<StructToJsonOptions> = Object.freeze
 /** A tool schema as the decoder takes it: JSON Schema, compiled schema, or none. */
 export type SchemaArg = JsonSchema | CompiledSchema | null | undefined;
 
-/** Throws `not-an-object` unless `x` is a (non-array) object. */
+/** Throws `not-an-object` unless `x` is a (non-array) object that holds its data as members (./object-data.ts). */
 export function checkJsonObject(x: unknown): asserts x is JsonObject {
-  if (typeof x !== "object" || x === null || Array.isArray(x)) {
+  if (typeof x !== "object" || x === null || Array.isArray(x) || !isObjectData(x)) {
     throw new StructJsonError("not-an-object", "", "the arguments must be a JSON object");
   }
 }

@@ -39,6 +39,7 @@ import {
   writeJsonText,
 } from "./exact-number-text.js";
 import { NATIVE_STRINGIFY_DEPTH } from "./large-output.js";
+import { isObjectData } from "./object-data.js";
 import {
   checkJsonObject,
   indentString,
@@ -106,6 +107,7 @@ function isStructMessage(x: unknown): x is Struct {
     typeof fields === "object" &&
     fields !== null &&
     !Array.isArray(fields) &&
+    isObjectData(fields) &&
     (x as { $typeName?: unknown }).$typeName === "google.protobuf.Struct"
   );
 }

@@ -23,6 +23,7 @@ import { jsonString } from "./exact-number-text.js";
 import { decimalText, digitsText, plainNumberText } from "./number-output.js";
 import {
   type ArrayProgram,
+  dataKeys,
   GIVE_UP,
   type ObjectProgram,
   type Program,
@@ -157,12 +158,12 @@ export function generateCode<W>(program: Program, emit: CodeEmitter): W | undefi
     ["call", "o"],
     ...emit.settings,
   ];
-  const saved = settings.map(([name], i) => `${name} = s${i};`).join(" ");
+  const saved = settings.map(([name], i) => `${name}=s${i};`).join("");
   const parts: string[] = [
     '"use strict";',
-    `let ${settings.map(([name]) => name).join(", ")};`,
+    `let ${settings.map(([name]) => name).join(",")};`,
     // An object or array the program leaves to the call (a view program, or the walk).
-    `function W(id, v, msg, array, d) { return call.${emit.walk}(P[id], v, msg, array, d); }`,
+    `function W(id,v,msg,array,d){return call.${emit.walk}(P[id],v,msg,array,d);}`,
     ...emit.preamble,
   ];
   for (const n of program.nodes) {
@@ -174,17 +175,17 @@ export function generateCode<W>(program: Program, emit: CodeEmitter): W | undefi
     }
   }
   parts.push(
-    "return function write(fields, msg, o, depth) {",
+    "return function write(fields,msg,o,depth){",
     // Entered again by the call that set the settings (a view program inside
     // itself: a recursive schema, object by object): they are in place, and a
     // give-up is caught by that call's outer entry.
-    "if (call === o) return msg ? o0m(fields, depth) : o0p(fields, depth);",
-    `const ${settings.map(([name], i) => `s${i} = ${name}`).join(", ")};`,
+    "if (call===o) return msg?o0m(fields,depth):o0p(fields,depth);",
+    `const ${settings.map(([name], i) => `s${i} = ${name}`).join(",")};`,
     `${settings.map(([name, from]) => `${name} = ${from};`).join(" ")}`,
     // The settings are restored on both ways out (a getter in the arguments may call in again).
     "let out;",
-    "try { out = msg ? o0m(fields, depth) : o0p(fields, depth); }",
-    `catch (e) { ${saved} if (e === G) return undefined; throw e; }`,
+    "try {out=msg?o0m(fields,depth):o0p(fields,depth);}",
+    `catch (e){${saved} if (e===G) return undefined;throw e;}`,
     `${saved}`,
     "return out;",
     "};",
@@ -196,7 +197,7 @@ export function generateCode<W>(program: Program, emit: CodeEmitter): W | undefi
     ["P", program.nodes],
     ["G", GIVE_UP],
     ["isArray", Array.isArray],
-    ["keysOf", Object.keys],
+    ["keysOf", dataKeys],
     ...emit.params,
   ];
   try {
@@ -263,29 +264,29 @@ const textEmitter: CodeEmitter = {
   numbers: {
     whole: "Z(x)",
     unknown: "T(x)",
-    fraction: '"" + x',
+    fraction: '""+x',
     decimal: "D(x)",
     digits: "Z(x)",
-    slow: "dec, lis",
+    slow: "dec,lis",
   },
-  leaves: { string: (x) => `S(${x})`, boolean: (x) => `${x} ? "true" : "false"`, null: '"null"' },
-  objectStart: '  let s = "{";',
-  objectEnd: '  return s + "}";',
+  leaves: { string: (x) => `S(${x})`, boolean: (x) => `${x}?"true":"false"`, null: '"null"' },
+  objectStart: 'let s="{";',
+  objectEnd: 'return s+"}";',
   // One append per member (separator and key text as one literal): fewer rope nodes to flatten.
   member: (keyText, _, value) =>
     keyText === undefined
-      ? `s += (i === 0 ? K(k) : "," + K(k)) + ${value};`
-      : `s += (i === 0 ? ${literal(keyText)} : ${literal(`,${keyText}`)}) + ${value};`,
-  arrayStart: '  let s = "[";',
-  arrayEnd: '  return s + "]";',
-  element: (value) => `s += (i === 0 ? "" : ",") + ${value};`,
+      ? `s+=(i===0?K(k):","+K(k))+${value};`
+      : `s+=(i===0?${literal(keyText)}:${literal(`,${keyText}`)})+${value};`,
+  arrayStart: 'let s="[";',
+  arrayEnd: 'return s+"]";',
+  element: (value) => `s+=(i===0?"":",")+${value};`,
   // Literals merged with their neighbours: `'{"a":' + v0 + ',"b":' + v1 + "}"`.
   whole: (members, array) => {
     let lit = array ? "[" : "{";
     let code = "";
     members.forEach((m, j) => {
       lit += `${j === 0 ? "" : ","}${m.keyText ?? ""}`;
-      code += `${literal(lit)} + ${m.value} + `;
+      code += `${literal(lit)}+${m.value}+`;
       lit = "";
     });
     return `${code}${literal(array ? "]" : "}")}`;
@@ -299,9 +300,9 @@ function numberFunction(n: ProgramNode, emit: CodeEmitter): string {
   const out = emit.numbers;
   // Numbers written as JS writes them are counted, in either form: the call's
   // count chooses the form of the schema's next call (MANY_FRACTIONS).
-  const counted = `(call.fractions++, ${out.fraction})`;
+  const counted = `(call.fractions++,${out.fraction})`;
   if (n.unknown) {
-    return `function n${id}(x) { if (x - x === 0) return ${out.unknown}; throw G; }`;
+    return `function n${id}(x){if (x-x===0) return ${out.unknown};throw G;}`;
   }
   let whole = "";
   if (!n.wholeNotes) {
@@ -311,7 +312,7 @@ function numberFunction(n: ProgramNode, emit: CodeEmitter): string {
         whole = `return ${out.whole};`;
         break;
       case 2:
-        whole = `return dec ? ${out.decimal} : ${out.whole};`;
+        whole = `return dec?${out.decimal}:${out.whole};`;
         break;
       default:
         whole = `if (!lis) return ${out.whole};`;
@@ -326,17 +327,16 @@ function numberFunction(n: ProgramNode, emit: CodeEmitter): string {
         ? `if (!lis) return ${out.digits};`
         : "";
   // A fraction has no code and no exact text unless its reading is *integer* (not-an-integer).
-  const fraction =
-    !n.fractionNotes && n.fraction !== 1 ? `if (x - x === 0) return ${counted};` : "";
+  const fraction = !n.fractionNotes && n.fraction !== 1 ? `if (x-x===0) return ${counted};` : "";
   return [
-    `function n${id}(x) {`,
-    "if (Number.isInteger(x)) {",
-    `if (x <= ${MAX_SAFE} && x >= -${MAX_SAFE}) { ${whole} }`,
+    `function n${id}(x){`,
+    "if (Number.isInteger(x)){",
+    `if (x<=${MAX_SAFE}&&x>=-${MAX_SAFE}){${whole}}`,
     `${beyond}`,
-    `return N(x, ${n.whole}, ${n.wholeNotes}, ${out.slow});`,
+    `return N(x,${n.whole},${n.wholeNotes},${out.slow});`,
     "}",
     `${fraction}`,
-    `return N(x, ${n.fraction}, ${n.fractionNotes}, ${out.slow});`,
+    `return N(x,${n.fraction},${n.fractionNotes},${out.slow});`,
     "}",
   ].join("\n");
 }
@@ -347,32 +347,32 @@ function valueFunction(n: ProgramNode, form: "p" | "m", emit: CodeEmitter): stri
   const leaf = emit.leaves;
   if (form === "p") {
     return [
-      `function v${id}p(v, d) {`,
-      "switch (typeof v) {",
+      `function v${id}p(v,d){`,
+      "switch (typeof v){",
       `case "number": return n${id}(v);`,
       `case "string": return ${leaf.string("v")};`,
       `case "boolean": return ${leaf.boolean("v")};`,
-      `case "object": if (v === null) return ${leaf.null};`,
-      `return isArray(v) ? a${id}p(v, d + 1) : o${id}p(v, d + 1);`,
+      `case "object": if (v===null) return ${leaf.null};`,
+      `return isArray(v)?a${id}p(v,d+1):o${id}p(v,d+1);`,
       "}",
       "throw G;",
       "}",
     ].join("\n");
   }
   return [
-    `function v${id}m(v, d) {`,
-    "const k = v == null ? undefined : v.kind;",
+    `function v${id}m(v,d){`,
+    "const k=v == null?undefined:v.kind;",
     "if (k == null) throw G;",
-    "const x = k.value;",
-    "switch (k.case) {",
-    `case "numberValue": if (typeof x === "number") return n${id}(x); break;`,
-    `case "stringValue": if (typeof x === "string") return ${leaf.string("x")}; break;`,
-    `case "boolValue": if (typeof x === "boolean") return ${leaf.boolean("x")}; break;`,
+    "const x=k.value;",
+    "switch (k.case){",
+    `case "numberValue": if (typeof x==="number") return n${id}(x);break;`,
+    `case "stringValue": if (typeof x==="string") return ${leaf.string("x")};break;`,
+    `case "boolValue": if (typeof x==="boolean") return ${leaf.boolean("x")};break;`,
     `case "nullValue": return ${leaf.null};`,
-    '    case "structValue": { const f = x == null ? undefined : x.fields;',
-    `if (typeof f === "object" && f !== null && !isArray(f)) return o${id}m(f, d + 1); break; }`,
-    '    case "listValue": { const a = x == null ? undefined : x.values;',
-    `if (isArray(a)) return a${id}m(a, d + 1); break; }`,
+    'case "structValue": {const f=x == null?undefined:x.fields;',
+    `if (typeof f==="object"&&f!==null&&!isArray(f)) return o${id}m(f,d+1);break;}`,
+    'case "listValue": {const a=x == null?undefined:x.values;',
+    `if (isArray(a)) return a${id}m(a,d+1);break;}`,
     "}",
     "throw G;",
     "}",
@@ -381,7 +381,7 @@ function valueFunction(n: ProgramNode, form: "p" | "m", emit: CodeEmitter): stri
 
 /** The expression for the value `read` at node `n`: a call of its value function in `form`. */
 function valueCall(n: ProgramNode, form: "p" | "m", read: string): string {
-  return `v${n.id}${form}(${read}, d)`;
+  return `v${n.id}${form}(${read},d)`;
 }
 
 function objectFunction(
@@ -393,16 +393,16 @@ function objectFunction(
   const id = n.id;
   const p = n.object;
   if (p === undefined)
-    return `function o${id}${form}(f, d) { return W(${id}, f, ${form === "m"}, false, d); }`;
+    return `function o${id}${form}(f,d){return W(${id},f,${form === "m"},false,d);}`;
   const lines = [
-    `function o${id}${form}(f, d) {`,
-    "if (d > lim) throw G;",
+    `function o${id}${form}(f,d){`,
+    "if (d>lim) throw G;",
     p.notes ? "if (lis) throw G;" : "",
-    "const ks = keysOf(f);",
+    "const ks=keysOf(f);",
     wholeObject(p, form, emit),
     emit.objectStart,
-    "for (let i = 0; i < ks.length; i++) {",
-    "const k = ks[i];",
+    "for (let i=0;i<ks.length;i++){",
+    "const k=ks[i];",
   ];
   const named = (j: number, read: string) =>
     emit.member(p.keyTexts[j]!, p.keys[j]!, valueCall(p.children[j]!, form, read));
@@ -410,7 +410,7 @@ function objectFunction(
   if (p.keys.length === 0) {
     lines.push(`${rest}`);
   } else if (p.keys.length <= SWITCH_KEYS) {
-    lines.push("switch (k) {");
+    lines.push("switch (k){");
     p.keys.forEach((key, j) => {
       const k = literal(key);
       lines.push(`case ${k}: ${named(j, `f[${k}]`)} break;`);
@@ -418,7 +418,7 @@ function objectFunction(
     lines.push(`default: ${rest}`, "}");
   } else {
     const m = keyMaps.push(p.index) - 1;
-    lines.push(`switch (M[${m}].get(k)) {`);
+    lines.push(`switch (M[${m}].get(k)){`);
     p.children.forEach((_, j) => {
       lines.push(`case ${j}: ${named(j, "f[k]")} break;`);
     });
@@ -445,12 +445,12 @@ const WHOLE_MEMBERS = 32;
 function wholeObject(p: ObjectProgram, form: "p" | "m", emit: CodeEmitter): string {
   const n = p.keys.length;
   if (n === 0 || n > WHOLE_MEMBERS || p.keys.includes("__proto__")) return "";
-  const test = p.keys.map((key, j) => `ks[${j}] === ${literal(key)}`).join(" && ");
+  const test = p.keys.map((key, j) => `ks[${j}]===${literal(key)}`).join("&&");
   const members = p.keys.map((key, j) => {
     const read = `f[${literal(key)}]`;
     return { keyText: p.keyTexts[j]!, key, value: valueCall(p.children[j]!, form, read) };
   });
-  return `if (ks.length === ${n} && ${test}) return ${emit.whole(members, false)};`;
+  return `if (ks.length===${n}&&${test}) return ${emit.whole(members, false)};`;
 }
 
 /** The array written whole when its length is exactly the node's positional elements (a tuple row); else empty. */
@@ -462,29 +462,29 @@ function wholeArray(p: ArrayProgram, form: "p" | "m", emit: CodeEmitter): string
     key: undefined,
     value: valueCall(e, form, `a[${j}]`),
   }));
-  return `if (a.length === ${n}) return ${emit.whole(members, true)};`;
+  return `if (a.length===${n}) return ${emit.whole(members, true)};`;
 }
 
 function arrayFunction(n: ProgramNode, form: "p" | "m", emit: CodeEmitter): string {
   const id = n.id;
   const p = n.array;
   if (p === undefined)
-    return `function a${id}${form}(a, d) { return W(${id}, a, ${form === "m"}, true, d); }`;
+    return `function a${id}${form}(a,d){return W(${id},a,${form === "m"},true,d);}`;
   const last = p.elements.length - 1;
   const lines = [
-    `function a${id}${form}(a, d) {`,
-    "if (d > lim) throw G;",
+    `function a${id}${form}(a,d){`,
+    "if (d>lim) throw G;",
     p.notes ? "if (lis) throw G;" : "",
     wholeArray(p, form, emit),
     emit.arrayStart,
-    "let i = 0;",
-    "for (; i < a.length; i++) {",
+    "let i=0;",
+    "for (;i<a.length;i++){",
   ];
   const element = (j: number) => emit.element(valueCall(p.elements[j]!, form, "a[i]"));
   if (last === 0) {
     lines.push(`${element(0)}`);
   } else {
-    lines.push("switch (i) {");
+    lines.push("switch (i){");
     for (let j = 0; j < last; j++) lines.push(`case ${j}: ${element(j)} break;`);
     lines.push(`default: ${element(last)}`, "}");
   }

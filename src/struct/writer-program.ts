@@ -41,6 +41,7 @@ import {
 import { type ProbeKeys, probeSignature } from "../schema/object-info.js";
 import { jsonString } from "./exact-number-text.js";
 import { numberOutput, numberText, plainNumberText } from "./number-output.js";
+import { isObjectData } from "./object-data.js";
 import { MessageProbe, memberPrimitive, PlainProbe } from "./object-probes.js";
 import {
   MAX_PLAN_VIEWS,
@@ -455,6 +456,15 @@ function unnamedKey(named: ReadonlySet<string>): string {
 /** Thrown inside a compiled writer to give the call back to the walk. */
 export const GIVE_UP: unique symbol = Symbol("give up");
 
+/**
+ * The keys of an object a program writes. An object of a kind of its own (a
+ * Date, a Map: ./object-data.ts) gives up, and the walk refuses it.
+ */
+export function dataKeys(o: object): string[] {
+  if (!isObjectData(o)) throw GIVE_UP;
+  return Object.keys(o);
+}
+
 /** What a compiled writer needs of the call's options. */
 export interface ProgramOptions {
   /** wholeFloats is "decimal". */
@@ -613,7 +623,7 @@ class Interpreter {
     if (p === undefined) return this.walk(n, fields, false, depth);
     if (depth > this.options.depthLimit) throw GIVE_UP;
     if (p.notes && this.options.listening) throw GIVE_UP;
-    const keys = Object.keys(fields);
+    const keys = dataKeys(fields);
     let text = "{";
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i]!;
