@@ -1,8 +1,9 @@
 // The writer's test corpus through the compiled writer's value form (issue
-// 16: large outputs built as a plain value for the native JSON.stringify,
-// ./src/struct/writer-code-value.ts), forced for every call whatever its
-// size: with the runtime's JSON.rawJSON where it has one, and with markers
-// (JSON.rawJSON hidden while the package is loaded). Each test file is loaded
+// 16: a plain value built by ./src/struct/writer-code-value.ts), forced for
+// every call whatever its size: written by the native JSON.stringify with the
+// runtime's JSON.rawJSON where it has one, and by the package's own writer
+// (./src/struct/json-text-writer.ts) with JSON.rawJSON hidden while the
+// package is loaded. Each test file is loaded
 // afresh, so its own exact expectations (text, diagnostics, paths, errors)
 // must hold through the value form too.
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
@@ -14,12 +15,12 @@ type RawJson = { rawJSON?: unknown; isRawJSON?: unknown };
 const json = JSON as unknown as RawJson;
 const runtimeHasRawJson = typeof json.rawJSON === "function";
 
-for (const texts of ["runtime", "markers"] as const) {
+for (const texts of ["runtime", "package writer"] as const) {
   describe(`value form, exact texts: ${texts}`, async () => {
     vi.resetModules();
     const saved = { rawJSON: json.rawJSON, isRawJSON: json.isRawJSON };
     // The package looks JSON.rawJSON up once, when loaded: hide it only meanwhile.
-    if (texts === "markers") {
+    if (texts === "package writer") {
       delete json.rawJSON;
       delete json.isRawJSON;
     }

@@ -1,11 +1,12 @@
 // Large outputs of the compiled writer (issue 16): built as a plain value
-// and written by the native JSON.stringify (src/struct/writer-code-value.ts),
-// with JSON.rawJSON where the runtime has it and markers where it does not
-// (forced here by hiding JSON.rawJSON while the package loads). Every form
-// writes exactly what the walk and the engine write: whole floats `1.0`,
-// integers above 2^53, marker look-alikes in the data, nesting deeper than
-// JSON.stringify takes, both Struct forms. The form is chosen by the size of
-// the schema's last output and, with JSON.rawJSON, by its fractional numbers.
+// (src/struct/writer-code-value.ts) and written by the package's own writer
+// (src/struct/json-text-writer.ts); with many fractions, by the native
+// JSON.stringify where the runtime has JSON.rawJSON (hidden here while the
+// package loads, as on runtimes without it). Every form writes exactly what
+// the walk and the engine write: whole floats `1.0`, integers above 2^53,
+// strings that looked like the markers of earlier versions, nesting deeper
+// than JSON.stringify takes, both Struct forms. The form is chosen by the size
+// of the schema's last output and, with JSON.rawJSON, by its fractional numbers.
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { rowSetSchema } from "../bench/payloads.js";
 import type { JsonSchema } from "../src/schema/json-schema.js";
@@ -15,11 +16,11 @@ type RawJson = { rawJSON?: unknown; isRawJSON?: unknown };
 const json = JSON as unknown as RawJson;
 const runtimeHasRawJson = typeof json.rawJSON === "function";
 
-/** The package loaded afresh; with `markers`, JSON.rawJSON is hidden while it loads (so it writes markers). */
-async function load(markers: boolean) {
+/** The package loaded afresh; with `noRawJson`, JSON.rawJSON is hidden while it loads. */
+async function load(noRawJson: boolean) {
   vi.resetModules();
   const saved = { rawJSON: json.rawJSON, isRawJSON: json.isRawJSON };
-  if (markers) {
+  if (noRawJson) {
     delete json.rawJSON;
     delete json.isRawJSON;
   }
@@ -123,16 +124,16 @@ afterEach(() => {
   vi.resetModules();
 });
 
-for (const markers of [false, true]) {
-  const texts = markers ? "markers" : "the runtime's exact texts";
+for (const noRawJson of [false, true]) {
+  const texts = noRawJson ? "without JSON.rawJSON" : "the runtime's exact texts";
   describe(`large outputs, ${texts}`, () => {
     test("the package wrote with the exact texts asked for", async () => {
-      const pkg = await load(markers);
-      expect(pkg.usesRawJson).toBe(!markers && runtimeHasRawJson);
+      const pkg = await load(noRawJson);
+      expect(pkg.usesRawJson).toBe(!noRawJson && runtimeHasRawJson);
     });
 
     test("a row set past LARGE_OUTPUT: `1.0`, digits above 2^53, strings, both forms, every way", async () => {
-      const pkg = await load(markers);
+      const pkg = await load(noRawJson);
       const { args, text } = rowSet(5000);
       expect(text.length).toBeGreaterThan(pkg.LARGE_OUTPUT);
       // Both forms × two rounds through the value form.
@@ -140,7 +141,7 @@ for (const markers of [false, true]) {
     });
 
     test("small calls through the value form: exact texts, unknown members, __proto__ as data", async () => {
-      const pkg = await load(markers);
+      const pkg = await load(noRawJson);
       // Parsed: in an object literal `__proto__` would set the prototype.
       const schema = JSON.parse(
         '{"properties":{"big":{"type":"integer"},"f":{"type":"number"},"g":{"type":"number"},' +
@@ -177,8 +178,8 @@ for (const markers of [false, true]) {
       ).toBe(4);
     });
 
-    test("data strings that look like markers: the value form gives up or writes them, never splices them", async () => {
-      const pkg = await load(markers);
+    test("data strings that look like the markers of earlier versions: written as the data they are", async () => {
+      const pkg = await load(noRawJson);
       const lookAlikes = ["\u00800", "\u00801", "\u0080", "\u00800x", "x\u00800", '"\u00800"'];
       const { args, text } = rowSet(1500);
       const rows = args.rows as unknown[][];
@@ -197,12 +198,12 @@ for (const markers of [false, true]) {
         .replace('"row 1498 \\"quoted\\" 東京"', JSON.stringify(lookAlikes[4]))
         .replace('"row 1499 \\"quoted\\" 東京"', JSON.stringify(lookAlikes[5]));
       const wrote = expectAll(pkg, args, rowSchema, expected);
-      // With markers, "\u00800"/"\u00801" collide: the value form gives the call to the walk.
-      expect(wrote).toBe(markers || !runtimeHasRawJson ? 0 : 4);
+      // No markers any more: every form writes them as the data they are.
+      expect(wrote).toBe(4);
     });
 
     test("nesting deeper than JSON.stringify takes, under a node the program leaves to the walk", async () => {
-      const pkg = await load(markers);
+      const pkg = await load(noRawJson);
       const depth = pkg.NATIVE_STRINGIFY_DEPTH + 20;
       let inner: unknown = { leaf: 1 };
       let innerText = '{"leaf":1}';
@@ -227,7 +228,7 @@ for (const markers of [false, true]) {
     });
 
     test("errors and diagnostics are the walk's: the value form gives up with no effect", async () => {
-      const pkg = await load(markers);
+      const pkg = await load(noRawJson);
       const { args } = rowSet(10);
       (args.rows as unknown[][])[5]![1] = 1.5; // not-an-integer
       (args.rows as unknown[][])[6]![0] = Number.NaN;
@@ -281,9 +282,9 @@ describe("the form follows the size and the fractional numbers of the schema's l
     ]);
   });
 
-  for (const markers of [false, true]) {
-    test(`many fractional numbers choose the value form only with JSON.rawJSON (${markers ? "markers" : "the runtime's texts"})`, async () => {
-      const pkg = await load(markers);
+  for (const noRawJson of [false, true]) {
+    test(`many fractional numbers choose the value form only with JSON.rawJSON (${noRawJson ? "without it" : "the runtime's texts"})`, async () => {
+      const pkg = await load(noRawJson);
       const schema = {
         type: "object",
         properties: { values: { type: "array", items: { type: "number" } } },

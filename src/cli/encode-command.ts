@@ -4,7 +4,8 @@
 import { create, toBinary, toJson } from "@bufbuild/protobuf";
 import { toolCallFromJson } from "../index.js";
 import { type ClientAction, ClientActionSchema } from "../messages.js";
-import { RawText, writeJsonText } from "../struct/exact-number-text.js";
+import { RawText } from "../struct/exact-number-text.js";
+import { writeJsonText } from "../struct/json-text-writer.js";
 import { setOwnProperty } from "../struct/own-property.js";
 import { usageError } from "./cli-error.js";
 import { type CliIo, diagnosticsAfterSuccess } from "./cli-io.js";

@@ -13,7 +13,8 @@ import {
 import { mediaTypeEssence } from "@modelcontextprotocol/sdk/shared/mediaType.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { RawText, writeJsonText } from "../struct/exact-number-text.js";
+import { RawText } from "../struct/exact-number-text.js";
+import { writeJsonText } from "../struct/json-text-writer.js";
 import { setOwnProperty } from "../struct/own-property.js";
 import { serializeExactMessage } from "./exact-number.js";
 import { recordStructuredContentText, STRUCTURED_CONTENT_JSON_META_KEY } from "./exact-result.js";

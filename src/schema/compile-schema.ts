@@ -140,10 +140,8 @@ class Kept {
 /** A value of a kept copy: containers as the walk reads them, primitives as themselves. */
 type KeptValue = Kept | string | number | boolean | null;
 
-/** One schema kept by content; also a link of the least-recently-used list. */
+/** One schema kept by content. */
 class ContentEntry {
-  older: ContentEntry | undefined = undefined;
-  newer: ContentEntry | undefined = undefined;
   /** Generated at the first hit (see generateComparator); null where the walk serves. */
   compare: Comparator | null | undefined = undefined;
   constructor(
@@ -157,10 +155,9 @@ class ContentEntry {
 
 /** Entries by fingerprint, each list at most CONTENT_CANDIDATES long, least recently used first. */
 const contentIndex = new Map<number, ContentEntry[]>();
-/** Both ends of the least-recently-used list of all entries. */
-let oldest: ContentEntry | undefined;
+/** All entries, least recently used first (a Set keeps insertion order), and the last one used. */
+const recent = new Set<ContentEntry>();
 let newest: ContentEntry | undefined;
-let contentEntries = 0;
 let contentChars = 0;
 
 /**
@@ -253,8 +250,9 @@ function used(e: ContentEntry): void {
   if (at < 0) return; // evicted meanwhile
   list!.splice(at, 1);
   list!.push(e);
-  unlink(e);
-  link(e);
+  recent.delete(e);
+  recent.add(e);
+  newest = e;
 }
 
 /** Adds `e` to its fingerprint's list and to the cache, then evicts down to the bounds. */
@@ -265,15 +263,16 @@ function remember(e: ContentEntry): void {
     if (list.length >= CONTENT_CANDIDATES) forget(list[0]!);
     list.push(e);
   }
-  link(e);
-  contentEntries++;
+  recent.add(e);
+  newest = e;
   contentChars += e.chars;
   // The new entry is never evicted: one schema is at most CONTENT_MAX_CHARS, far below the bound.
-  while (
-    (contentEntries > CONTENT_CACHE_ENTRIES || contentChars > CONTENT_CACHE_CHARS) &&
-    oldest !== e
+  for (
+    let oldest = recent.values().next().value!;
+    (recent.size > CONTENT_CACHE_ENTRIES || contentChars > CONTENT_CACHE_CHARS) && oldest !== e;
+    oldest = recent.values().next().value!
   ) {
-    forget(oldest!);
+    forget(oldest);
   }
 }
 
@@ -282,26 +281,9 @@ function forget(e: ContentEntry): void {
   const list = contentIndex.get(e.print)!;
   list.splice(list.indexOf(e), 1);
   if (list.length === 0) contentIndex.delete(e.print);
-  unlink(e);
-  contentEntries--;
+  // Never the newest entry: it is last in its list and in `recent`, and remember() stops before it.
+  recent.delete(e);
   contentChars -= e.chars;
-}
-
-function link(e: ContentEntry): void {
-  e.older = newest;
-  e.newer = undefined;
-  if (newest === undefined) oldest = e;
-  else newest.newer = e;
-  newest = e;
-}
-
-function unlink(e: ContentEntry): void {
-  if (e.older === undefined) oldest = e.newer;
-  else e.older.newer = e.newer;
-  if (e.newer === undefined) newest = e.older;
-  else e.newer.older = e.older;
-  e.older = undefined;
-  e.newer = undefined;
 }
 
 /** Most keys of one object a fingerprint reads. */

@@ -43,41 +43,14 @@ export function nativeExactTexts(): ExactTextSink | undefined {
   return nativeJsonText === undefined ? undefined : nativeSink;
 }
 
-// A marker is the string "\u0080" + index. U+0080 (a C1 control) is written
-// by JSON.stringify as itself, so markers stay on its fast path and keep
-// Latin-1 output one-byte; and `"\u0080` (quote, U+0080) can only arise from
-// a string that starts with it: one of our markers, or a data string that
-// happens to look like one. JSON.stringify visits values in the order the walk
-// created them, so the markers appear in index order; any occurrence that is
-// not the next marker, or one too many, means a look-alike, and the caller
-// falls back to the slow path (exactly one occurrence per marker proves there
-// was none).
-const MARKER_CHAR = "\u0080";
-
-/** Marker strings swapped for their texts after `JSON.stringify` (runtimes without `JSON.rawJSON`). */
-export function markerExactTexts(): ExactTextSink {
-  const texts: string[] = [];
-  return {
-    text(text) {
-      texts.push(text);
-      return `${MARKER_CHAR}${texts.length - 1}`;
-    },
-    decimal(v) {
-      return this.text(decimalText(v));
-    },
-    finish(value, indent) {
-      const json = JSON.stringify(value, null, indent);
-      return texts.length === 0 ? json : spliceMarkers(json, MARKER_CHAR, texts);
-    },
-  };
-}
-
 /**
- * The package's one marker scheme: `json` (written by JSON.stringify) with
- * each marker string `"<prefix><k>"` replaced by `texts[k]`. The markers must
- * appear in index order, each once, and no other string may start with
- * `prefix`; otherwise undefined (a data string looked like a marker: the
- * caller takes a slower path or refuses, never guesses).
+ * The package's one marker scheme (number texts in JSON.stringify's output
+ * where the runtime lacks JSON.rawJSON; ../mcp/exact-number.ts): `json` with
+ * each marker string `"<prefix><k>"` replaced by `texts[k]`. JSON.stringify
+ * visits values in the order they were made, so the markers must appear in
+ * index order, each once, and no other string may start with `prefix`;
+ * otherwise undefined (a data string looked like a marker: the caller takes
+ * a slower path or refuses, never guesses).
  */
 export function spliceMarkers(
   json: string,
@@ -137,84 +110,7 @@ export function jsonString(s: string): string {
 /** Strings up to this length are scanned by {@link jsonString} itself (measured: the scan beats a JSON.stringify call up to about 50 characters). */
 const SHORT_STRING = 48;
 
-/** A number's text, as written by {@link writeJsonText}. */
+/** A number's text, as written by writeJsonText (./json-text-writer.ts). */
 export class RawText {
   constructor(readonly text: string) {}
-}
-
-/** Stand-ins that only {@link writeJsonText} understands (the slow, always-correct path). */
-export function objectExactTexts(): ExactTextSink {
-  return {
-    text: (text) => new RawText(text),
-    decimal: (v) => new RawText(decimalText(v)),
-    finish: (value, indent) =>
-      writeJsonText(value, typeof indent === "number" ? " ".repeat(indent) : indent, false),
-  };
-}
-
-/**
- * Writes a walked value as JSON text: strings and numbers exactly as
- * JSON.stringify does, {@link RawText} as its text, keys in order or sorted by
- * UTF-16 code units (RFC 8785), indented like JSON.stringify when `indent` is set.
- * Iterative (its own stack of open containers), so any depth is safe.
- */
-export function writeJsonText(value: unknown, indent: string, sortKeys: boolean): string {
-  const out: string[] = [];
-  const colon = indent === "" ? ":" : ": ";
-  const stack: OpenContainer[] = [];
-  let nl = "\n";
-  let v = value;
-  for (;;) {
-    // Write `v`, opening it if it is a non-empty container.
-    if (v === null || typeof v !== "object") {
-      out.push(JSON.stringify(v) ?? "null");
-    } else if (v instanceof RawText) {
-      out.push(v.text);
-    } else {
-      const array = Array.isArray(v);
-      const keys = array ? undefined : Object.keys(v);
-      if (keys !== undefined && sortKeys) keys.sort();
-      const length = keys === undefined ? (v as unknown[]).length : keys.length;
-      if (length === 0) {
-        out.push(array ? "[]" : "{}");
-      } else {
-        out.push(array ? "[" : "{");
-        const inner = indent === "" ? "" : nl + indent;
-        stack.push({ value: v, keys, length, next: 0, outer: nl, inner });
-        nl = inner;
-      }
-    }
-    // Find the next value to write, closing finished containers.
-    let top = stack[stack.length - 1];
-    while (top !== undefined && top.next === top.length) {
-      stack.pop();
-      out.push(indent === "" ? "" : top.outer, top.keys === undefined ? "]" : "}");
-      nl = top.outer;
-      top = stack[stack.length - 1];
-    }
-    if (top === undefined) return out.join("");
-    const i = top.next++;
-    if (i > 0) out.push(",");
-    out.push(top.inner);
-    if (top.keys === undefined) {
-      v = (top.value as unknown[])[i];
-    } else {
-      const k = top.keys[i]!;
-      out.push(JSON.stringify(k), colon);
-      v = (top.value as Record<string, unknown>)[k];
-    }
-  }
-}
-
-/** An array or object {@link writeJsonText} is inside of. */
-interface OpenContainer {
-  readonly value: object;
-  /** The object's keys, in writing order; undefined for an array. */
-  readonly keys: string[] | undefined;
-  readonly length: number;
-  next: number;
-  /** The line break and indentation before the closing bracket. */
-  readonly outer: string;
-  /** The line break and indentation before each member. */
-  readonly inner: string;
 }

@@ -1,8 +1,9 @@
 /**
  * Longest output (in UTF-16 units) written as text; past it the text is
- * written by the native JSON.stringify from a plain value. Measured on Node 20
- * and 24: concatenation wins on small outputs (no value built), the native
- * writer on large ones, where it also holds less heap (no rope). The walk of
+ * written from a plain value by the package's own writer
+ * (./json-text-writer.ts: UTF-8 bytes decoded once). Measured on Node 20 and
+ * 24: concatenation wins on small outputs (no value built), a writer of values
+ * on large ones, where it also holds less heap (no rope). The walk of
  * ./to-json.ts redoes a text walk that outgrows it; a compiled writer
  * (./writer-call.ts) writes a call as its schema's last call came out.
  */
@@ -20,9 +21,9 @@ export const LARGE_OUTPUT = 256 * 1024;
  * Node 24, with its numbers changed in every call, the value form is about a
  * quarter faster than the text, and about as fast on one payload written
  * again and again (bench/RESULTS.md, the "numbers" group). Without
- * `JSON.rawJSON` the value form pays a marker string and a splice per exact
- * text (M: 197 `1.0`s and ids) and lost on the repeated payload (Node 20:
- * 0.84× against 1.0× toJsonString): there, as before, only the size decides.
+ * `JSON.rawJSON` the value form once paid a marker string and a splice per
+ * exact text (M: 197 `1.0`s and ids) and lost on the repeated payload (Node
+ * 20: 0.84× against 1.0× toJsonString): there only the size decides.
  */
 export const MANY_FRACTIONS = 256;
 
@@ -30,7 +31,7 @@ export const MANY_FRACTIONS = 256;
  * The deepest value handed to the native `JSON.stringify`, which recurses (on
  * Node 20–24 it overflows the stack below 5,000 levels); deeper values are
  * written by the package's iterative writer (writeJsonText of
- * ./exact-number-text.ts).
+ * ./json-text-writer.ts).
  */
 export const NATIVE_STRINGIFY_DEPTH = 256;
 

@@ -9,15 +9,12 @@
 // The walk is the one walk of ../schema/walk.ts (both forms of a Struct,
 // the schema read through plans or a SchemaReader), with the Writer of
 // ./walk-writer.ts as its visitor.
-// The walk writes small outputs as text as it goes; large ones build a plain
-// JS value and hand the text work to the native JSON.stringify, like
-// protobuf-es's own toJsonString. Numbers whose text JSON.stringify cannot
-// produce (`1.0`, exact digits above 2^53) are carried as JSON.rawJSON where
-// the runtime has it, and elsewhere as marker strings that are swapped for
-// their text afterwards (see exact-number-text.ts). What a number is written
-// as, and which codes it reports, is defined once (./number-output.ts).
-// Values nested deeper than JSON.stringify's own recursion can take go to our
-// iterative writer instead; the walk itself keeps its own stack.
+// The walk writes small outputs as text as it goes; large (and indented) ones
+// build a plain JS value that the package's own writer turns into text
+// (./json-text-writer.ts: UTF-8 bytes decoded once, any depth), with the
+// numbers whose text JSON.stringify cannot produce (`1.0`, exact digits above
+// 2^53) as texts of their own. What a number is written as, and which codes
+// it reports, is defined once (./number-output.ts).
 // inspectNumbers lives in ./inspect-numbers.ts, the options in
 // ./to-json-options.ts; both are re-exported here.
 //
@@ -28,17 +25,9 @@
 
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { Struct } from "@bufbuild/protobuf/wkt";
-import { ignoreDiagnostics } from "../diagnostics.js";
 import { StructJsonError } from "../errors.js";
 import { rootNode, type SchemaNode } from "../schema/index.js";
-import {
-  type ExactTextSink,
-  markerExactTexts,
-  nativeExactTexts,
-  objectExactTexts,
-  writeJsonText,
-} from "./exact-number-text.js";
-import { NATIVE_STRINGIFY_DEPTH } from "./large-output.js";
+import { objectExactTexts, writeJsonText } from "./json-text-writer.js";
 import { isObjectData } from "./object-data.js";
 import {
   checkJsonObject,
@@ -134,12 +123,12 @@ function writeStruct(
   // The schema is read through plans (./writer-plan.ts) unless there is none.
   // Every walk holds its diagnostics back until it is known to stand: a walk
   // through plans whose total may pass the budget is redone by the engine
-  // alone, and a text walk that outgrows LARGE_OUTPUT is redone natively.
+  // alone, and a text walk that outgrows LARGE_OUTPUT is redone as a value.
   let plans = !root.isUnknown && writerPlans.enabled;
   if (compact) {
-    // Small outputs are written as text during the walk: no value is built and
-    // no marker spliced. Large ones go to the native JSON.stringify (below),
-    // which writes long outputs faster than string concatenation (measured).
+    // Small outputs are written as text during the walk: no value is built.
+    // Large ones are written from a value (below), as bytes decoded once,
+    // faster than a long string concatenation and its flattening (measured).
     for (;;) {
       const w = new Writer(opts, DIRECT_TEXT, plans, true);
       const outcome = attempt(w, fields, msg, root);
@@ -148,25 +137,15 @@ function writeStruct(
       plans = false;
     }
   }
-  let sink: ExactTextSink;
-  let first: Writer;
+  // Large or indented outputs: a value, written by the package's own writer
+  // (./json-text-writer.ts), which takes any depth and any number text.
   let out: unknown;
   for (;;) {
-    sink = nativeExactTexts() ?? markerExactTexts();
-    first = new Writer(opts, sink, plans, true);
-    out = attempt(first, fields, msg, root);
+    out = attempt(new Writer(opts, objectExactTexts(), plans, true), fields, msg, root);
     if (out !== PLAN_OVER_BUDGET) break;
     plans = false;
   }
-  if (first.maxDepth <= NATIVE_STRINGIFY_DEPTH) {
-    const text = sink.finish(out, opts.indent);
-    if (text !== undefined) return text;
-  }
-  // Too deep for JSON.stringify, or a string in the arguments looked like one
-  // of our markers: redo the walk with JSON.rawJSON-style objects and our own writer,
-  // which needs no markers and no stack. Diagnostics were already reported.
-  const w = new Writer({ ...opts, onDiagnostic: ignoreDiagnostics }, objectExactTexts());
-  return writeJsonText(w.run(fields, msg, root), indentString(opts.indent), false);
+  return writeJsonText(out, indentString(opts.indent), false);
 }
 
 let resolvedDefaults: StructToJsonOptions | undefined;

@@ -8,15 +8,17 @@
 //
 // Form: small outputs are written as text; large ones (see LARGE_OUTPUT in
 // ./large-output.ts), and where the runtime has JSON.rawJSON those with many
-// fractional numbers (MANY_FRACTIONS), as a plain value that the native
-// JSON.stringify writes (./writer-code-value.ts), with JSON.rawJSON or markers
-// for the number texts it cannot write: faster on long outputs and on numbers
-// the text would convert one string at a time, and less heap (no rope). An
+// fractional numbers (MANY_FRACTIONS), as a plain value (./writer-code-value.ts):
+// a large one written by the package's own writer (./json-text-writer.ts,
+// UTF-8 bytes decoded once), one with many fractions by the native
+// JSON.stringify with JSON.rawJSON for the number texts it cannot write:
+// faster on long outputs and on numbers the text would convert one string
+// at a time, and less heap (no rope). An
 // output's size and numbers are known only once written, so a call takes the
 // form its schema's last call wanted. Both forms write the same bytes and
 // give up in the same cases, and the objects a program leaves to the call are
-// written in the call's form (a value too deep for JSON.stringify gives the
-// call to the walk, which writes such values itself). Interpreted programs
+// written in the call's form (a value too deep for the native JSON.stringify
+// gives the call to the walk, which writes such values itself). Interpreted programs
 // always write text: measured on a
 // 5 MB row set, the interpreter's text beats the walk's native path on Node 24
 // (0.83× against 0.44× of toJsonString) and loses on Node 20 (0.39×, 0.49×).
@@ -32,7 +34,8 @@ import { ignoreDiagnostics } from "../diagnostics.js";
 import { StructJsonError } from "../errors.js";
 import type { PatternEngine } from "../patterns/engine.js";
 import { CALL_BUDGET, type SchemaNode } from "../schema/index.js";
-import { type ExactTextSink, markerExactTexts, nativeExactTexts } from "./exact-number-text.js";
+import { type ExactTextSink, nativeExactTexts } from "./exact-number-text.js";
+import { objectExactTexts } from "./json-text-writer.js";
 import {
   compiledOutput,
   LARGE_OUTPUT,
@@ -83,15 +86,17 @@ export function writeCompiled(
       root,
       patterns: opts.patterns,
       program,
-      asValue: program !== undefined && valueLast.has(program),
+      form: program === undefined ? 0 : (valueLast.get(program) ?? 0),
     };
   }
   if (program === undefined) return undefined;
   const generated = generatedFor(program);
   const form = compiledOutput.form;
-  if (generated !== undefined && (form === "auto" ? last.asValue : form === "value")) {
+  if (generated !== undefined && (form === "auto" ? last.form !== 0 : form === "value")) {
     const valueWriter = generatedValueWriter(program);
-    if (valueWriter !== undefined) return writeValue(program, valueWriter, fields, msg, opts);
+    if (valueWriter !== undefined) {
+      return writeValue(program, valueWriter, fields, msg, opts, last.form === 2);
+    }
   }
   const call = new CompiledCall(program.units, opts, undefined);
   const text = call.run(program, generated, fields, msg, 1);
@@ -104,28 +109,41 @@ export function writeCompiled(
 }
 
 /**
- * Programs whose last output wanted the value form: a large one, or (where the
- * runtime has JSON.rawJSON) one with many fractional numbers. Both are known
- * only once the output is written, and calls of one tool tend to look alike:
- * a call is written in the form its schema's last call would have wanted. A
- * miss costs time (one call in the slower form), never output.
+ * The form of a call: 0 text; 1 a value for the native JSON.stringify (with
+ * JSON.rawJSON); 2 a large value for the package's own writer
+ * (./json-text-writer.ts).
  */
-const valueLast = new WeakSet<Program>();
+type Form = 0 | 1 | 2;
 
-/** Remembers whether `program`'s output `text`, with `fractions` fractional numbers, wanted the value form (a set write only when that changes). */
+/**
+ * Programs whose last output wanted a value form: a large one (2), or
+ * (where the runtime has JSON.rawJSON) one with many fractional numbers
+ * (1). Both are known only once the output is written, and calls of one
+ * tool tend to look alike: a call is written in the form its schema's last
+ * call would have wanted. A miss costs time (one call in the slower form),
+ * never output.
+ */
+const valueLast = new WeakMap<Program, Form>();
+
+/** Remembers the form `program`'s output `text`, with `fractions` fractional numbers, wanted (a map write only when that changes). */
 function sized(program: Program, text: string, fractions: number): void {
-  const asValue =
-    text.length > LARGE_OUTPUT || (fractions >= MANY_FRACTIONS && nativeExactTexts() !== undefined);
-  if (asValue === last.asValue || program !== last.program) return;
-  last.asValue = asValue;
-  if (asValue) valueLast.add(program);
-  else valueLast.delete(program);
+  const form: Form =
+    text.length > LARGE_OUTPUT
+      ? 2
+      : fractions >= MANY_FRACTIONS && nativeExactTexts() !== undefined
+        ? 1
+        : 0;
+  if (form === last.form || program !== last.program) return;
+  last.form = form;
+  if (form === 0) valueLast.delete(program);
+  else valueLast.set(program, form);
 }
 
 /**
  * An output in the value form: the plain value built by the generated value
- * writer, then written by the native JSON.stringify with the call's exact
- * texts (JSON.rawJSON where the runtime has it, markers elsewhere). Its own
+ * writer, then written with the call's exact texts by the package's own
+ * writer when `large`, else by the native JSON.stringify with JSON.rawJSON
+ * (the package's writer where the runtime lacks it). Its own
  * function, apart from writeCompiled, which stays small enough to be inlined
  * into its caller (with this code inside it, S measured about 3% slower).
  */
@@ -135,12 +153,13 @@ function writeValue(
   fields: Record<string, unknown>,
   msg: boolean,
   opts: CompiledCallOptions,
+  large: boolean,
 ): string | undefined {
-  const exact = nativeExactTexts() ?? markerExactTexts();
+  // A large output through the package's own writer; else JSON.rawJSON where the runtime has it.
+  const exact = (large ? undefined : nativeExactTexts()) ?? objectExactTexts();
   const call = new CompiledCall(program.units, opts, exact);
   const value = valueWriter(fields, msg, call, 1);
   if (value === undefined) return undefined;
-  // Undefined when a string in the arguments looked like a marker: the walk then writes the call.
   const text = exact.finish(value, "");
   if (text !== undefined) {
     writerPlans.written.generated++;
@@ -159,9 +178,9 @@ let last: {
   readonly root: SchemaNode | undefined;
   readonly patterns: PatternEngine | undefined;
   readonly program: Program | undefined;
-  /** Whether the program's last output wanted the value form (see valueLast). */
-  asValue: boolean;
-} = { root: undefined, patterns: undefined, program: undefined, asValue: false };
+  /** The form the program's last output wanted (see valueLast). */
+  form: Form;
+} = { root: undefined, patterns: undefined, program: undefined, form: 0 };
 
 let callCount = 0;
 

@@ -1,11 +1,12 @@
 // Generated code for a compiled writer's large outputs: the program of
 // ./writer-program.ts written out, like ./writer-code.ts, but building the
-// plain JS value that the native JSON.stringify then writes (as protobuf-es's
-// toJsonString does), instead of the text itself. On long outputs the native
-// writer beats string concatenation and holds less heap (measured on a 5 MB
-// row set, Node 20 and 24). Numbers that JSON.stringify writes exactly stay
-// numbers; the others (`1.0`, exact digits above 2^53) go to the call's
-// ExactTextSink (./exact-number-text.ts: JSON.rawJSON, or markers), once,
+// plain JS value that a JSON writer then writes (the package's own for large
+// outputs, ./json-text-writer.ts; the native JSON.stringify with JSON.rawJSON
+// for outputs with many fractions), instead of the text itself: on long
+// outputs either beats string concatenation and holds less heap (measured on
+// a 5 MB row set, Node 20 and 24). Numbers that JSON.stringify writes exactly
+// stay numbers; the others (`1.0`, exact digits above 2^53) go to the call's
+// ExactTextSink (JSON.rawJSON, or the package writer's RawText), once,
 // through the one definition of ./number-output.ts. It gives up in the same
 // cases as the text code, and the objects the program leaves to the call are
 // written by the call (./writer-call.ts) as values.
@@ -132,9 +133,11 @@ const valueEmitter: CodeEmitter = {
     array
       ? `[${members.map((m) => m.value).join(",")}]`
       : `{${members.map((m) => `${literal(m.key!)}: ${m.value}`).join(",")}}`,
-  // Measured on the 5 MB row set (20,000 tuple rows), in the harness: with JSON.rawJSON (Node 24) a
-  // literal per row made the call slower (0.96–0.99× toJsonString against 1.04–1.08×, three
-  // processes each); with markers (Node 20) faster (0.76× against 0.70–0.72×).
+  // Measured on the 5 MB row set (20,000 tuple rows), in the harness, when the native
+  // JSON.stringify wrote large outputs (session 7): with JSON.rawJSON (Node 24) a literal per row
+  // made the call slower (0.96–0.99× toJsonString against 1.04–1.08×, three processes each); with
+  // markers (Node 20) faster (0.76× against 0.70–0.72×). Not measured again since the package's
+  // own writer took large outputs over (session 14).
   get wholeArrays() {
     return nativeExactTexts() === undefined;
   },

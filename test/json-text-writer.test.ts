@@ -1,0 +1,154 @@
+// The package's own JSON writer (./src/struct/json-text-writer.ts): UTF-8
+// bytes decoded once. Held to JSON.stringify on everything JSON.stringify can
+// write, and to its own rules (RawText, sorted keys, any depth) on the rest.
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import { RawText } from "../src/struct/exact-number-text.js";
+import { objectExactTexts, writeJsonText } from "../src/struct/json-text-writer.js";
+
+describe("writeJsonText: strings and numbers as JSON.stringify writes them", () => {
+  test.each([
+    ["printable ASCII", "plain text ~!@#$%^&*()_+{}|:<>?"],
+    ["quote and backslash", 'a "quoted" \\ back\\slash'],
+    ["short escapes", "\b\t\n\f\r"],
+    ["other control characters", "\u0000\u0001\u000b\u001f"],
+    ["DEL and C1 controls are not escaped", "\u007f\u0080\u009f"],
+    ["Latin-1 and two-byte UTF-8", "café ñ ß µ"],
+    ["three-byte UTF-8", "東京 €"],
+    ["U+2028 and U+2029 are not escaped", "a\u2028b\u2029c"],
+    ["a surrogate pair (four-byte UTF-8)", "🚚 𝄞"],
+    ["a lone high surrogate", "x\ud800y"],
+    ["a lone low surrogate", "x\udc00y"],
+    ["a high surrogate at the end", "x\udbff"],
+    ["two high surrogates then a low one", "\ud800\ud800\udc00"],
+    ["a low surrogate before a high one", "\udc00\ud800"],
+    ["U+FEFF first", "\ufeffbom"],
+    ["the empty string", ""],
+  ])("%s", (_, s) => {
+    expect(writeJsonText(s, "", false)).toBe(JSON.stringify(s));
+    expect(writeJsonText({ [s]: [s] }, "", false)).toBe(JSON.stringify({ [s]: [s] }));
+  });
+
+  test.each([
+    [0, "0"],
+    [-0, "0"],
+    [1e21, "1e+21"],
+    [-1.5e-7, "-1.5e-7"],
+    [5e-324, "5e-324"],
+    [2 ** 60, "1152921504606847000"],
+    [Number.NaN, "null"],
+    [Number.POSITIVE_INFINITY, "null"],
+  ])("the number %d as %s", (v, text) => {
+    expect(writeJsonText(v, "", false)).toBe(text);
+    expect(writeJsonText([v], "", false)).toBe(`[${text}]`);
+  });
+
+  test.each([
+    ["booleans and null", [true, false, null], "[true,false,null]"],
+    ["empty containers", { a: [], b: {} }, '{"a":[],"b":{}}'],
+    [
+      "a hole and undefined in an array",
+      Object.assign(new Array(3), { 0: 1, 2: undefined }),
+      "[1,null,null]",
+    ],
+    [
+      "undefined and a function in an object are null",
+      { a: undefined, f: () => 1 },
+      '{"a":null,"f":null}',
+    ],
+    [
+      "integer-like keys first, as JSON.stringify",
+      { b: 1, 2: 2, a: 3, 1: 4 },
+      '{"1":4,"2":2,"b":1,"a":3}',
+    ],
+    [
+      "an own __proto__ member",
+      JSON.parse('{"__proto__":{"x":1}}') as unknown,
+      '{"__proto__":{"x":1}}',
+    ],
+  ])("%s", (_, v, text) => {
+    expect(writeJsonText(v, "", false)).toBe(text);
+  });
+});
+
+describe("writeJsonText: its own texts, order and depth", () => {
+  test("RawText is written as its text, anywhere", () => {
+    const v = { id: new RawText("9007199254740993"), f: [new RawText("1.0"), 2] };
+    expect(writeJsonText(v, "", false)).toBe('{"id":9007199254740993,"f":[1.0,2]}');
+    expect(writeJsonText(new RawText("-0"), "", false)).toBe("-0");
+  });
+
+  test("sorted keys: by UTF-16 code units, at every level", () => {
+    const v = { b: 1, a: { é: 1, z: 2, "\ud83d\ude9a": 3, "\uffff": 4 }, 10: 0, 2: 0 };
+    expect(writeJsonText(v, "", true)).toBe(
+      '{"10":0,"2":0,"a":{"z":2,"é":1,"🚚":3,"\uffff":4},"b":1}',
+    );
+  });
+
+  test.each([["  "], ["\t"], ["--"]])("indented with %j as JSON.stringify indents", (indent) => {
+    const v = { a: [1, { b: [] }, {}], c: "d", e: { f: null } };
+    expect(writeJsonText(v, indent, false)).toBe(JSON.stringify(v, null, indent));
+  });
+
+  test("the sink's numeric indent is JSON.stringify's number of spaces", () => {
+    const sink = objectExactTexts();
+    const v = { a: [sink.decimal(3), sink.text("18446744073709551617")] };
+    expect(sink.finish(v, 2)).toBe('{\n  "a": [\n    3.0,\n    18446744073709551617\n  ]\n}');
+    expect(sink.finish(v, 0)).toBe('{"a":[3.0,18446744073709551617]}');
+  });
+
+  test("100,000 levels deep, without recursion", () => {
+    let v: unknown = [];
+    for (let i = 0; i < 100_000; i++) v = { a: [v] };
+    expect(writeJsonText(v, "", false)).toBe(
+      `${'{"a":['.repeat(100_000)}[]${"]}".repeat(100_000)}`,
+    );
+  });
+});
+
+describe("writeJsonText: one buffer, from call to call", () => {
+  test("outputs past the buffer's size, and past what it keeps (16 MiB), then small ones", () => {
+    const long = "é".repeat(100_000) + "x".repeat(100_000);
+    expect(writeJsonText([long, long], "", false)).toBe(JSON.stringify([long, long]));
+    const huge = "a".repeat(17 * 1024 * 1024);
+    expect(writeJsonText({ huge }, "", false)).toBe(JSON.stringify({ huge }));
+    expect(writeJsonText({ s: "small" }, "", false)).toBe('{"s":"small"}');
+  });
+
+  test("no call sees what an earlier one wrote", () => {
+    expect(writeJsonText("x".repeat(5000), "", false)).toBe(JSON.stringify("x".repeat(5000)));
+    expect(writeJsonText("", "", false)).toBe('""');
+    expect(writeJsonText([], "", false)).toBe("[]");
+  });
+
+  test("an error thrown while writing leaves the next call whole", () => {
+    expect(() => writeJsonText([1, 2n], "", false)).toThrow(TypeError);
+    expect(writeJsonText([1, "two"], "", false)).toBe('[1,"two"]');
+  });
+});
+
+describe("writeJsonText against JSON.stringify (seeded)", () => {
+  const unit = fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c));
+  const text = fc.oneof(fc.string(), fc.string({ unit: "grapheme" }), fc.string({ unit }));
+  const json = fc.letrec((tie) => ({
+    v: fc.oneof(
+      { depthSize: "small" },
+      fc.constant(null),
+      fc.boolean(),
+      fc.double(),
+      fc.integer(),
+      text,
+      fc.array(tie("v"), { maxLength: 5 }),
+      fc.dictionary(text, tie("v"), { maxKeys: 5 }),
+    ),
+  })).v;
+
+  test("compact and indented", () => {
+    fc.assert(
+      fc.property(json, fc.constantFrom("", "  ", "\t"), (v, indent) => {
+        expect(writeJsonText(v, indent, false)).toBe(JSON.stringify(v, null, indent));
+      }),
+      { seed: 20261202, numRuns: 3000 },
+    );
+  });
+});
