@@ -541,7 +541,7 @@ function generateComparator(kept: Kept): Comparator | null {
       "OBJECT",
       "ARRAY",
       "ITERATOR",
-      `"use strict"; return function sameContent(v0) {\n${code.join("\n")}\nreturn true;\n};`,
+      `"use strict";return function sameContent(v0){${code.join("")}return true}`,
     ) as (...args: unknown[]) => Comparator;
     return make(keyLists, sameNames, Object.prototype, Array.prototype, ARRAY_ITERATOR);
   } catch {

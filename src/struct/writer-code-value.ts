@@ -98,7 +98,7 @@ function generate(program: Program): GeneratedValueWriter | undefined {
 const valueEmitter: CodeEmitter = {
   settings: [["T", "o.exact"]],
   // A key from the data: `__proto__` must become an own member.
-  preamble: ['function put(o,k,x){if (k==="__proto__") own(o,k,x);else o[k]=x;}'],
+  preamble: ['function put(o,k,x){if(k==="__proto__")own(o,k,x);else o[k]=x;}'],
   walk: "walkValue",
   params: [
     ["N", slowNumberValue],
@@ -126,13 +126,13 @@ const valueEmitter: CodeEmitter = {
   // Sized once (a growing array holds spare room: heap); the length is read at each element, as
   // the text code does, so an array that changed meanwhile ends where the text would.
   arrayStart: "const o=new Array(a.length);",
-  arrayEnd: "if (o.length!==i) o.length=i;\n  return o;",
+  arrayEnd: "if(o.length!==i)o.length=i;return o;",
   element: (value) => `o[i]=${value};`,
   // A literal: the object gets its final shape at once (no transitions), the array its exact length.
   whole: (members, array) =>
     array
       ? `[${members.map((m) => m.value).join(",")}]`
-      : `{${members.map((m) => `${literal(m.key!)}: ${m.value}`).join(",")}}`,
+      : `{${members.map((m) => `${literal(m.key!)}:${m.value}`).join(",")}}`,
   // Measured on the 5 MB row set (20,000 tuple rows), in the harness, when the native
   // JSON.stringify wrote large outputs (session 7): with JSON.rawJSON (Node 24) a literal per row
   // made the call slower (0.96–0.99× toJsonString against 1.04–1.08×, three processes each); with

@@ -179,13 +179,13 @@ export function generateCode<W>(program: Program, emit: CodeEmitter): W | undefi
     // Entered again by the call that set the settings (a view program inside
     // itself: a recursive schema, object by object): they are in place, and a
     // give-up is caught by that call's outer entry.
-    "if (call===o) return msg?o0m(fields,depth):o0p(fields,depth);",
-    `const ${settings.map(([name], i) => `s${i} = ${name}`).join(",")};`,
-    `${settings.map(([name, from]) => `${name} = ${from};`).join(" ")}`,
+    "if(call===o)return msg?o0m(fields,depth):o0p(fields,depth);",
+    `const ${settings.map(([name], i) => `s${i}=${name}`).join(",")};`,
+    `${settings.map(([name, from]) => `${name}=${from};`).join("")}`,
     // The settings are restored on both ways out (a getter in the arguments may call in again).
     "let out;",
-    "try {out=msg?o0m(fields,depth):o0p(fields,depth);}",
-    `catch (e){${saved} if (e===G) return undefined;throw e;}`,
+    "try{out=msg?o0m(fields,depth):o0p(fields,depth);}",
+    `catch(e){${saved}if(e===G)return undefined;throw e;}`,
     `${saved}`,
     "return out;",
     "};",
@@ -302,7 +302,7 @@ function numberFunction(n: ProgramNode, emit: CodeEmitter): string {
   // count chooses the form of the schema's next call (MANY_FRACTIONS).
   const counted = `(call.fractions++,${out.fraction})`;
   if (n.unknown) {
-    return `function n${id}(x){if (x-x===0) return ${out.unknown};throw G;}`;
+    return `function n${id}(x){if(x-x===0)return ${out.unknown};throw G;}`;
   }
   let whole = "";
   if (!n.wholeNotes) {
@@ -315,7 +315,7 @@ function numberFunction(n: ProgramNode, emit: CodeEmitter): string {
         whole = `return dec?${out.decimal}:${out.whole};`;
         break;
       default:
-        whole = `if (!lis) return ${out.whole};`;
+        whole = `if(!lis)return ${out.whole};`;
     }
   }
   // Beyond ±2^53: *unknown* writes JS's own number; *integer* and *ambiguous* the exact digits (their codes only while someone listens).
@@ -324,14 +324,14 @@ function numberFunction(n: ProgramNode, emit: CodeEmitter): string {
     : n.whole === 0
       ? `return ${counted};`
       : n.whole === 1 || n.whole === 3
-        ? `if (!lis) return ${out.digits};`
+        ? `if(!lis)return ${out.digits};`
         : "";
   // A fraction has no code and no exact text unless its reading is *integer* (not-an-integer).
-  const fraction = !n.fractionNotes && n.fraction !== 1 ? `if (x-x===0) return ${counted};` : "";
+  const fraction = !n.fractionNotes && n.fraction !== 1 ? `if(x-x===0)return ${counted};` : "";
   return [
     `function n${id}(x){`,
-    "if (Number.isInteger(x)){",
-    `if (x<=${MAX_SAFE}&&x>=-${MAX_SAFE}){${whole}}`,
+    "if(Number.isInteger(x)){",
+    `if(x<=${MAX_SAFE}&&x>=-${MAX_SAFE}){${whole}}`,
     `${beyond}`,
     `return N(x,${n.whole},${n.wholeNotes},${out.slow});`,
     "}",
@@ -348,11 +348,11 @@ function valueFunction(n: ProgramNode, form: "p" | "m", emit: CodeEmitter): stri
   if (form === "p") {
     return [
       `function v${id}p(v,d){`,
-      "switch (typeof v){",
-      `case "number": return n${id}(v);`,
-      `case "string": return ${leaf.string("v")};`,
-      `case "boolean": return ${leaf.boolean("v")};`,
-      `case "object": if (v===null) return ${leaf.null};`,
+      "switch(typeof v){",
+      `case "number":return n${id}(v);`,
+      `case "string":return ${leaf.string("v")};`,
+      `case "boolean":return ${leaf.boolean("v")};`,
+      `case "object":if(v===null)return ${leaf.null};`,
       `return isArray(v)?a${id}p(v,d+1):o${id}p(v,d+1);`,
       "}",
       "throw G;",
@@ -361,18 +361,18 @@ function valueFunction(n: ProgramNode, form: "p" | "m", emit: CodeEmitter): stri
   }
   return [
     `function v${id}m(v,d){`,
-    "const k=v == null?undefined:v.kind;",
-    "if (k == null) throw G;",
+    "const k=v==null?undefined:v.kind;",
+    "if(k==null)throw G;",
     "const x=k.value;",
-    "switch (k.case){",
-    `case "numberValue": if (typeof x==="number") return n${id}(x);break;`,
-    `case "stringValue": if (typeof x==="string") return ${leaf.string("x")};break;`,
-    `case "boolValue": if (typeof x==="boolean") return ${leaf.boolean("x")};break;`,
-    `case "nullValue": return ${leaf.null};`,
+    "switch(k.case){",
+    `case "numberValue":if(typeof x==="number")return n${id}(x);break;`,
+    `case "stringValue":if(typeof x==="string")return ${leaf.string("x")};break;`,
+    `case "boolValue":if(typeof x==="boolean")return ${leaf.boolean("x")};break;`,
+    `case "nullValue":return ${leaf.null};`,
     'case "structValue": {const f=x == null?undefined:x.fields;',
-    `if (typeof f==="object"&&f!==null&&!isArray(f)) return o${id}m(f,d+1);break;}`,
+    `if(typeof f==="object"&&f!==null&&!isArray(f))return o${id}m(f,d+1);break;}`,
     'case "listValue": {const a=x == null?undefined:x.values;',
-    `if (isArray(a)) return a${id}m(a,d+1);break;}`,
+    `if(isArray(a))return a${id}m(a,d+1);break;}`,
     "}",
     "throw G;",
     "}",
@@ -396,12 +396,12 @@ function objectFunction(
     return `function o${id}${form}(f,d){return W(${id},f,${form === "m"},false,d);}`;
   const lines = [
     `function o${id}${form}(f,d){`,
-    "if (d>lim) throw G;",
-    p.notes ? "if (lis) throw G;" : "",
+    "if(d>lim)throw G;",
+    p.notes ? "if(lis)throw G;" : "",
     "const ks=keysOf(f);",
     wholeObject(p, form, emit),
     emit.objectStart,
-    "for (let i=0;i<ks.length;i++){",
+    "for(let i=0;i<ks.length;i++){",
     "const k=ks[i];",
   ];
   const named = (j: number, read: string) =>
@@ -410,19 +410,19 @@ function objectFunction(
   if (p.keys.length === 0) {
     lines.push(`${rest}`);
   } else if (p.keys.length <= SWITCH_KEYS) {
-    lines.push("switch (k){");
+    lines.push("switch(k){");
     p.keys.forEach((key, j) => {
       const k = literal(key);
-      lines.push(`case ${k}: ${named(j, `f[${k}]`)} break;`);
+      lines.push(`case ${k}:${named(j, `f[${k}]`)}break;`);
     });
-    lines.push(`default: ${rest}`, "}");
+    lines.push(`default:${rest}`, "}");
   } else {
     const m = keyMaps.push(p.index) - 1;
-    lines.push(`switch (M[${m}].get(k)){`);
+    lines.push(`switch(M[${m}].get(k)){`);
     p.children.forEach((_, j) => {
-      lines.push(`case ${j}: ${named(j, "f[k]")} break;`);
+      lines.push(`case ${j}:${named(j, "f[k]")}break;`);
     });
-    lines.push(`default: ${rest}`, "}");
+    lines.push(`default:${rest}`, "}");
   }
   lines.push("}", emit.objectEnd, "}");
   return lines.join("\n");
@@ -450,7 +450,7 @@ function wholeObject(p: ObjectProgram, form: "p" | "m", emit: CodeEmitter): stri
     const read = `f[${literal(key)}]`;
     return { keyText: p.keyTexts[j]!, key, value: valueCall(p.children[j]!, form, read) };
   });
-  return `if (ks.length===${n}&&${test}) return ${emit.whole(members, false)};`;
+  return `if(ks.length===${n}&&${test})return ${emit.whole(members, false)};`;
 }
 
 /** The array written whole when its length is exactly the node's positional elements (a tuple row); else empty. */
@@ -462,7 +462,7 @@ function wholeArray(p: ArrayProgram, form: "p" | "m", emit: CodeEmitter): string
     key: undefined,
     value: valueCall(e, form, `a[${j}]`),
   }));
-  return `if (a.length===${n}) return ${emit.whole(members, true)};`;
+  return `if(a.length===${n})return ${emit.whole(members, true)};`;
 }
 
 function arrayFunction(n: ProgramNode, form: "p" | "m", emit: CodeEmitter): string {
@@ -473,20 +473,20 @@ function arrayFunction(n: ProgramNode, form: "p" | "m", emit: CodeEmitter): stri
   const last = p.elements.length - 1;
   const lines = [
     `function a${id}${form}(a,d){`,
-    "if (d>lim) throw G;",
-    p.notes ? "if (lis) throw G;" : "",
+    "if(d>lim)throw G;",
+    p.notes ? "if(lis)throw G;" : "",
     wholeArray(p, form, emit),
     emit.arrayStart,
     "let i=0;",
-    "for (;i<a.length;i++){",
+    "for(;i<a.length;i++){",
   ];
   const element = (j: number) => emit.element(valueCall(p.elements[j]!, form, "a[i]"));
   if (last === 0) {
     lines.push(`${element(0)}`);
   } else {
-    lines.push("switch (i){");
-    for (let j = 0; j < last; j++) lines.push(`case ${j}: ${element(j)} break;`);
-    lines.push(`default: ${element(last)}`, "}");
+    lines.push("switch(i){");
+    for (let j = 0; j < last; j++) lines.push(`case ${j}:${element(j)}break;`);
+    lines.push(`default:${element(last)}`, "}");
   }
   lines.push("}", emit.arrayEnd, "}");
   return lines.join("\n");
