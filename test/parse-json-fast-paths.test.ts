@@ -227,6 +227,51 @@ describe("strings: escapes joined from slices, raw pairs as plain text", () => {
   test.each(errors)("%j: the same error as before", (text, error) => {
     expectStructJsonError(() => structMessageFromJson(text), error);
   });
+
+  // Past its first 32 characters a string is read by a regular expression
+  // (src/struct/parse-json.ts, PLAIN_RUN): the same strings and the same
+  // errors on either side of that point, and at it. Raw characters and
+  // escapes alike; a raw pair before, across and at the point.
+  const x = (n: number) => "x".repeat(n);
+  const longStrings: string[] = [
+    x(31),
+    x(32),
+    x(33),
+    x(200),
+    `${x(31)}\\u00e9${x(40)}`,
+    `${x(31)}é${x(40)}`,
+    `${x(32)}\\n${x(40)}`,
+    `${x(33)}\\"${x(40)}\\\\`,
+    `${x(30)}\ud83d\ude00${x(40)}`,
+    `${x(31)}\ud83d\ude00${x(40)}`,
+    `${x(32)}\ud83d\ude00${x(40)}`,
+    `${x(50)}\\ud83d\\ude00${x(40)}\\u6771`,
+    `${x(50)}ü東京São\u2028${x(40)}`,
+    `${x(32)}\\u0000`,
+  ];
+  test.each(longStrings)("long string %#: the string JSON.parse reads", (body) => {
+    const text = `{"s":"${body}","t":["${body}"]}`;
+    expect(parseJsonText(text, "plain", 3)).toEqual(JSON.parse(text));
+    expect(structMessageFromJson(text).fields.s?.kind.value).toBe(JSON.parse(text).s);
+  });
+
+  const longErrors: [text: string, error: ExpectedError][] = [
+    [`{"a":"${x(40)}`, { code: "invalid-json", path: "/a", position: 46 }],
+    [`{"a":"${x(32)}`, { code: "invalid-json", path: "/a", position: 38 }],
+    [`{"a":"${x(33)}`, { code: "invalid-json", path: "/a", position: 39 }],
+    [`{"a":"${x(40)}\u0001"}`, { code: "invalid-json", path: "/a", position: 46 }],
+    [`{"a":"${x(40)}\t"}`, { code: "invalid-json", path: "/a", position: 46 }],
+    [`{"a":"${x(40)}\\q"}`, { code: "invalid-json", path: "/a", position: 46 }],
+    [`{"a":"${x(32)}\\q"}`, { code: "invalid-json", path: "/a", position: 38 }],
+    [`{"a":"${x(40)}\ud800${x(40)}"}`, { code: "invalid-unicode", path: "/a", position: 47 }],
+    [`{"a":"${x(40)}\udc00"}`, { code: "invalid-unicode", path: "/a", position: 47 }],
+    [`{"a":"${x(40)}\\ud800x"}`, { code: "invalid-unicode", path: "/a", position: 52 }],
+    [`{"a":"${x(40)}\ud83d`, { code: "invalid-unicode", path: "/a", position: 47 }],
+    [`{"a":"${x(40)}\ud83d\ude00`, { code: "invalid-json", path: "/a", position: 48 }],
+  ];
+  test.each(longErrors)("long string %#: the same error as before", (text, error) => {
+    expectStructJsonError(() => structMessageFromJson(text), error);
+  });
 });
 
 describe("keys from the key cache", () => {
