@@ -10,8 +10,8 @@ export interface ExactTextSink {
   text(text: string): unknown;
   /** A stand-in for the decimal literal of the whole number `v` (`3.0`, `-0.0`). */
   decimal(v: number): unknown;
-  /** The JSON text of `value`; undefined when the stand-ins could not be told apart from the data. */
-  finish(value: unknown, indent: number | string): string | undefined;
+  /** The JSON text of `value`. */
+  finish(value: unknown, indent: number | string): string;
 }
 
 /**

@@ -34,12 +34,12 @@ export const OUTPUT_LARGE: unique symbol = Symbol("output large");
 export const DIRECT_TEXT: ExactTextSink = {
   text: () => null,
   decimal: () => null,
-  finish: () => undefined,
+  finish: () => "",
 };
 
 /**
  * One walk of one Struct, as a visitor of the one walk (../schema/walk.ts):
- * builds the output (text as it goes, or a value for JSON.stringify) and
+ * builds the output (text as it goes, or a value for a JSON writer) and
  * reports diagnostics. The walk keeps its own stack (no recursion over the
  * input's depth), so only `recursionLimit` bounds the nesting, whatever the
  * runtime's stack.

@@ -161,11 +161,9 @@ function writeValue(
   const value = valueWriter(fields, msg, call, 1);
   if (value === undefined) return undefined;
   const text = exact.finish(value, "");
-  if (text !== undefined) {
-    writerPlans.written.generated++;
-    compiledOutput.values++;
-    sized(program, text, call.fractions);
-  }
+  writerPlans.written.generated++;
+  compiledOutput.values++;
+  sized(program, text, call.fractions);
   return text;
 }
 
