@@ -24,6 +24,11 @@ describe("writeJsonText: strings and numbers as JSON.stringify writes them", () 
     ["a low surrogate before a high one", "\udc00\ud800"],
     ["U+FEFF first", "\ufeffbom"],
     ["the empty string", ""],
+    ["each UTF-8 length at its edges", "\u007f\u0080\u07ff\u0800\ud7ff\ue000\uffff"],
+    ["the first and last four-byte characters", "\ud800\udc00\udbff\udfff"],
+    ["an escape after non-ASCII and a pair", 'é🚚"\n'],
+    ["a lone surrogate after non-ASCII and a pair", "é🚚\ud800é"],
+    ["a long string that needs an escape at its end", `${"é".repeat(300)}\\`],
   ])("%s", (_, s) => {
     expect(writeJsonText(s, "", false)).toBe(JSON.stringify(s));
     expect(writeJsonText({ [s]: [s] }, "", false)).toBe(JSON.stringify({ [s]: [s] }));

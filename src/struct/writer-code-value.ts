@@ -16,7 +16,7 @@
 // a `__proto__` key becoming an own member (./own-property.ts).
 
 import { runtimeAllowsCode } from "../code-generation.js";
-import { type ExactTextSink, nativeExactTexts } from "./exact-number-text.js";
+import type { ExactTextSink } from "./exact-number-text.js";
 import { AS_DECIMAL, AS_NUMBER, digitsText, numberOutput } from "./number-output.js";
 import { setOwnProperty } from "./own-property.js";
 import { type CodeEmitter, generateCode, literal } from "./writer-code.js";
@@ -128,17 +128,12 @@ const valueEmitter: CodeEmitter = {
   arrayStart: "const o=new Array(a.length);",
   arrayEnd: "if(o.length!==i)o.length=i;return o;",
   element: (value) => `o[i]=${value};`,
-  // A literal: the object gets its final shape at once (no transitions), the array its exact length.
-  whole: (members, array) =>
-    array
-      ? `[${members.map((m) => m.value).join(",")}]`
-      : `{${members.map((m) => `${literal(m.key!)}:${m.value}`).join(",")}}`,
-  // Measured on the 5 MB row set (20,000 tuple rows), in the harness, when the native
-  // JSON.stringify wrote large outputs (session 7): with JSON.rawJSON (Node 24) a literal per row
-  // made the call slower (0.96–0.99× toJsonString against 1.04–1.08×, three processes each); with
-  // markers (Node 20) faster (0.76× against 0.70–0.72×). Not measured again since the package's
-  // own writer took large outputs over (session 14).
-  get wholeArrays() {
-    return nativeExactTexts() === undefined;
-  },
+  // A literal: the object gets its final shape at once (no transitions). Only objects (wholeArrays).
+  whole: (members) => `{${members.map((m) => `${literal(m.key!)}:${m.value}`).join(",")}}`,
+  // Tuples by the loop: no slower anywhere measured. In the harness on the 5 MB row set (20,000
+  // tuple rows) written by the package's own writer (session 16, four to six processes each): a
+  // literal per row 0.71–0.77× toJsonString on Node 20, the loop 0.73–0.79×; on Node 24 1.24–1.55×
+  // and 1.34–1.53×. With JSON.rawJSON and the native writer (session 7) the literal was slower
+  // (0.96–0.99× against 1.04–1.08×).
+  wholeArrays: false,
 };
