@@ -138,6 +138,13 @@ describe("repairArguments: the JSON parsing test suite", () => {
   });
 });
 
+/** A proxy that throws a TypeError at any look (its prototype, whether it is an array). */
+function revoked(): object {
+  const { proxy, revoke } = Proxy.revocable({}, {});
+  revoke();
+  return proxy;
+}
+
 describe("repairArguments: hostile schemas", () => {
   const cyclic: Record<string, unknown> = { type: "object" };
   cyclic.properties = { x: cyclic };
@@ -156,6 +163,8 @@ describe("repairArguments: hostile schemas", () => {
     ["a ref to nowhere", { type: "object", properties: { x: { $ref: "#/definitions/nope" } } }],
     ["a cyclic object", cyclic],
     ["a throwing getter", throwing],
+    ["a revoked proxy", revoked()],
+    ["a revoked proxy as properties", { type: "object", properties: revoked() }],
     [
       "draft-04 boolean exclusiveMaximum without maximum (draft-04's meta-schema requires it)",
       { $schema: "http://json-schema.org/draft-04/schema#", exclusiveMaximum: true },
@@ -269,6 +278,125 @@ function deepAnyOf(n: number): JsonSchema {
   for (let i = 0; i < n; i++) s = { anyOf: [s, { type: "string" }] };
   return { type: "object", properties: { x: s } };
 }
+
+describe("repairArguments: a $ref into a name only Object.prototype has is dangling", () => {
+  // ajv follows a JSON Pointer by member reads: on a plain object `#/toString`
+  // found Object.prototype's function and read it as an empty schema, so the
+  // call passed. The copy ajv compiles has no prototype (./prepare-schema.ts).
+  const rows: [ref: string, definitions?: Record<string, unknown>][] = [
+    ["#/toString"],
+    ["#/valueOf"],
+    ["#/hasOwnProperty"],
+    ["#/__proto__"],
+    ["#/constructor"],
+    ["#/definitions/toString", {}],
+    ["#/definitions/__proto__", {}],
+    ["#/properties/x/isPrototypeOf"],
+  ];
+  test.each(rows)("%s → schema-invalid", (ref, definitions) => {
+    const schema = { type: "object", properties: { x: { $ref: ref } }, definitions };
+    expect(repairArguments('{"x":"not a number"}', schema as JsonSchema)).toEqual({
+      ok: false,
+      issues: [{ path: "", keyword: "schema-invalid" }],
+    });
+  });
+
+  test("a polluted Object.prototype is not reached through a $ref either", () => {
+    const proto = Object.prototype as Record<string, unknown>;
+    proto.injected = { type: "string", maxLength: 0 };
+    try {
+      const schema = { type: "object", properties: { x: { $ref: "#/injected" } } };
+      expect(repairArguments('{"x":"a"}', schema as JsonSchema)).toEqual({
+        ok: false,
+        issues: [{ path: "", keyword: "schema-invalid" }],
+      });
+    } finally {
+      delete proto.injected;
+    }
+  });
+
+  test("own members with those names are ordinary schemas, $schema at the root included", () => {
+    const defs = JSON.parse(
+      '{"__proto__":{"type":"integer"},"toString":{"type":"integer"},"constructor":{"type":"integer"}}',
+    ) as Record<string, unknown>;
+    for (const name of ["__proto__", "toString", "constructor"]) {
+      const schema = {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        type: "object",
+        properties: { x: { $ref: `#/definitions/${name}` } },
+        definitions: defs,
+      };
+      expect(repairArguments('{"x":"7"}', schema as JsonSchema)).toEqual({
+        ok: true,
+        argumentsJson: '{"x":7}',
+        repairs: [{ path: "/x", kind: "string-to-number" }],
+      });
+    }
+  });
+});
+
+describe("repairArguments: many failing positions are added in place, not copied", () => {
+  // ajv's generated code added the errors of a `$ref`'d function or of a
+  // function keyword (const, enum, multipleOf, uniqueItems) by concatenating
+  // every earlier error: quadratic in the failures (80,000 failing items took
+  // 19 s) while the budget, counting evaluations, stayed linear. Counted, not
+  // timed: the elements all Array.prototype.concat calls copy during a call.
+  const n = 2_000;
+  const ints = `{"a":[${Array.from({ length: n }, (_, i) => i + 1).join(",")}]}`;
+  const pairs = `{"a":[${Array(n).fill("[1,1]").join(",")}]}`;
+  const each = (keyword: string) =>
+    Array.from({ length: n }, (_, i) => ({ path: `/a/${i}`, keyword }));
+  const rows: [name: string, text: string, array: object, issues: object[]][] = [
+    ["const", ints, { items: { const: -1 } }, each("const")],
+    ["enum", ints, { items: { enum: [-1, -2] } }, each("enum")],
+    ["multipleOf", ints, { items: { multipleOf: 100_000 } }, each("multipleOf")],
+    ["uniqueItems", pairs, { items: { uniqueItems: true } }, each("uniqueItems")],
+    ["$ref", ints, { items: { $ref: "#/$defs/never" } }, each("const")],
+    [
+      "contains",
+      ints,
+      { contains: { const: -1 } },
+      [...each("const"), { path: "/a", keyword: "contains" }],
+    ],
+  ];
+  test.each(rows)("%s failing at every item", (_name, text, array, issues) => {
+    const schema = {
+      type: "object",
+      $defs: { never: { const: -1 } },
+      properties: { a: { type: "array", ...array } },
+    };
+    const concat = Array.prototype.concat;
+    let copied = 0;
+    Array.prototype.concat = function (this: unknown[], ...parts: unknown[]) {
+      copied += this.length;
+      for (const p of parts) copied += Array.isArray(p) ? p.length : 1;
+      return concat.apply(this, parts);
+    };
+    let result: unknown;
+    try {
+      result = repairArguments(text, schema as JsonSchema);
+    } finally {
+      Array.prototype.concat = concat;
+    }
+    expect(result).toEqual({ ok: false, issues });
+    // Concatenating the errors each time copied about n²/2 = 2,000,000 elements.
+    expect(copied).toBeLessThan(10 * n);
+  });
+
+  test("100,000 failing items within the budget, well within the hang guard", () => {
+    const count = 100_000;
+    const text = `{"a":[${Array.from({ length: count }, (_, i) => i + 1).join(",")}]}`;
+    const schema = {
+      type: "object",
+      $defs: { never: { const: -1 } },
+      properties: { a: { type: "array", items: { $ref: "#/$defs/never" } } },
+    };
+    const rejected = timed(() => repairArguments(text, schema as JsonSchema));
+    expect(rejected.result).toMatchObject({ ok: false });
+    expect((rejected.result as { issues: readonly unknown[] }).issues.length).toBe(count);
+    expect(rejected.ms).toBeLessThan(BOUND.big); // a hang guard, not a speed check (it took minutes)
+  });
+});
 
 describe("repairArguments: remote $ref is never fetched", () => {
   afterEach(() => {

@@ -298,7 +298,7 @@ class SchemaCopier {
     const tally: Tally = { fixed: 0 };
     this.value(1, tally);
     this.charge(codeDepth * UNITS_PER_CODE_DEPTH);
-    const copy: Record<string, unknown> = {};
+    const copy = emptyObject();
     let perMember = 0;
     let perElement = 0;
     let perCharacter = 0;
@@ -439,7 +439,7 @@ class SchemaCopier {
   ): Record<string, unknown> {
     if (nesting + 1 > MAX_NESTING) throw TOO_COMPLEX;
     this.enter(v);
-    const copy: Record<string, unknown> = {};
+    const copy = emptyObject();
     for (const key of Object.keys(v)) {
       const item = (v as Record<string, unknown>)[key];
       if (item === undefined) continue;
@@ -531,6 +531,16 @@ function fromDraft04Ids(copies: readonly Record<string, unknown>[], root: unknow
       setOwnProperty(copy, "$id", id);
     }
   }
+}
+
+/**
+ * An object of the copy ajv compiles: without a prototype, so that ajv, which
+ * resolves a `$ref`'s JSON Pointer by plain member reads, finds only the
+ * schema's own members (`#/toString` is dangling, not a function read as an
+ * empty schema).
+ */
+function emptyObject(): Record<string, unknown> {
+  return Object.create(null) as Record<string, unknown>;
 }
 
 function isPlainObject(v: unknown): v is object {

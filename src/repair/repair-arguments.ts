@@ -16,7 +16,7 @@ import { readJsonTree, validationValue } from "./json-tree.js";
 import { LocatedFailures, type Position, Positions } from "./positions.js";
 import type { Candidate, RepairKind, RoundCandidate } from "./rules.js";
 import { excludes, findCandidates } from "./rules.js";
-import type { Failure } from "./validator.js";
+import type { Compiled, Failure } from "./validator.js";
 import { validatorFor } from "./validator.js";
 
 export type { RepairKind } from "./rules.js";
@@ -152,12 +152,9 @@ function repair(
   if (inputSchema === null || inputSchema === undefined) {
     return { ok: true, argumentsJson, repairs: [] };
   }
-  // A compiled schema is opaque and ajv needs the schema itself: reading the
-  // wrapper as a schema would accept everything, so it is refused outright.
-  if (isCompiledSchema(inputSchema)) return reject([{ path: "", keyword: "schema-invalid" }], emit);
   // The schema's units are charged on every call, compiled now or by an
   // earlier one: the outcome never depends on what ran before.
-  const compiled = validatorFor(inputSchema, opts.budget);
+  const compiled = schemaValidator(inputSchema, opts.budget);
   const fits = budget.tryCharge(compiled.units);
   if ("refused" in compiled) return reject([{ path: "", keyword: compiled.refused }], emit);
   if (!fits) return reject([{ path: "", keyword: "schema-too-complex" }], emit);
@@ -499,6 +496,23 @@ function asWritten(text: string, c: Candidate): unknown {
       return c.edit.type === "replace"
         ? (JSON.parse(text.slice(c.edit.start, c.edit.end)) as unknown)
         : undefined;
+  }
+}
+
+/**
+ * The validator of `schema`, or its refusal. A compiled schema is opaque and
+ * ajv needs the schema itself: reading the wrapper as a schema would accept
+ * everything, so it is refused outright. A revoked proxy throws a TypeError
+ * at the first look (instanceof, Array.isArray): not a schema either.
+ */
+function schemaValidator(schema: JsonSchema, limit: number): Compiled {
+  try {
+    return isCompiledSchema(schema)
+      ? { refused: "schema-invalid", units: 0 }
+      : validatorFor(schema, limit);
+  } catch (e) {
+    if (e instanceof TypeError) return { refused: "schema-invalid", units: 0 };
+    throw e;
   }
 }
 
