@@ -235,6 +235,27 @@ describe.each([
     expect(outcome(compileSchema(change(toolSchema(t)) as JsonSchema))).toBe(alone);
   });
 
+  test("a list with its own iterator is never kept by content: each call reads it as compiled alone", () => {
+    // The engine reads a list through its iterator; a copy kept by content is
+    // made by JSON, which reads it by index: such a schema is not plain data.
+    const make = (): Schema => {
+      const s: Schema = { title: title("own iterator"), type: "object" };
+      const type = ["number"];
+      Object.defineProperty(type, Symbol.iterator, {
+        value: function* () {
+          yield "integer";
+        },
+      });
+      s.properties = { a: { type } };
+      return s;
+    };
+    const t = title("own iterator, calls");
+    const outputs = [1, 2, 3].map(() =>
+      structToJson({ a: 5 }, { ...make(), title: t } as JsonSchema),
+    );
+    expect(outputs).toEqual(['{"a":5}', '{"a":5}', '{"a":5}']);
+  });
+
   test("a proxy that hides its members from the key listing is not found", () => {
     // (Its own reading contradicts itself: the listing says no members, its
     // descriptors say `type`. The cache goes by the listing, as JSON does;

@@ -83,11 +83,40 @@ const objectRows: Row[] = [
     '{"id":1,"x":2}',
     { "/id": "integer", "/x": "unknown" },
   ],
+  // JSON Schema takes annotations from the branches that hold: a key one kept
+  // branch names and another does not is unevaluated where the first fails,
+  // which the value decides. Such a member is read both ways (with and
+  // without unevaluatedProperties): ambiguous where the two differ, never a
+  // type guessed from a branch that may fail.
   [
-    "unevaluatedProperties and a kept anyOf branch",
+    "unevaluatedProperties and kept anyOf branches naming different keys: both ways",
     '{"anyOf":[{"required":["a"],"properties":{"a":{"type":"number"}}},{"required":["b"],"properties":{"b":{"type":"number"}}}],"unevaluatedProperties":{"type":"integer"}}',
     '{"a":1,"b":2}',
-    { "/a": "number", "/b": "number" },
+    { "/a": "ambiguous", "/b": "ambiguous" },
+  ],
+  [
+    "unevaluatedProperties: a branch naming the key as a string fails at a number, so the number is unevaluated",
+    '{"anyOf":[{"required":["a"],"properties":{"a":{"type":"string"}}},{"properties":{"b":{"type":"integer"}}}],"unevaluatedProperties":{"type":"number"}}',
+    '{"a":5}',
+    { "/a": "number" },
+  ],
+  [
+    "unevaluatedProperties: every kept branch names the key, so it is evaluated",
+    '{"anyOf":[{"required":["a"],"properties":{"a":{"type":"number"}}},{"required":["b"],"properties":{"a":{"type":"number"},"b":{}}}],"unevaluatedProperties":{"type":"integer"}}',
+    '{"a":1,"b":2}',
+    { "/a": "number", "/b": "ambiguous" },
+  ],
+  [
+    "unevaluatedProperties false adds no reading: as without it (a branch silent on a key contributes unknown)",
+    '{"anyOf":[{"required":["a"],"properties":{"a":{"type":"number"}}},{"required":["b"],"properties":{"b":{"type":"integer"}}}],"unevaluatedProperties":false}',
+    '{"a":1,"b":2}',
+    { "/a": "number", "/b": "ambiguous" },
+  ],
+  [
+    "unevaluatedProperties: a oneOf whose one kept branch names the key evaluates it",
+    '{"oneOf":[{"required":["a"],"properties":{"a":{"type":"number"}}},{"required":["c"],"properties":{"b":{"type":"number"}}}],"unevaluatedProperties":{"type":"integer"}}',
+    '{"a":1,"b":2}',
+    { "/a": "number", "/b": "integer" },
   ],
   [
     "unevaluatedProperties: a set-aside branch does not evaluate",
@@ -181,6 +210,18 @@ const arrayRows: Row[] = [
     '{"prefixItems":[{"type":"integer"}],"unevaluatedItems":{"type":"number"}}',
     "[1,2,3]",
     { "/0": "integer", "/1": "number", "/2": "number" },
+  ],
+  [
+    "unevaluatedItems under anyOf branches evaluating different lengths: read both ways",
+    '{"anyOf":[{"prefixItems":[{"type":"string"}]},{"type":"array"}],"unevaluatedItems":{"type":"number"}}',
+    "[5,6]",
+    { "/0": "number", "/1": "number" },
+  ],
+  [
+    "unevaluatedItems under anyOf branches that all evaluate the element",
+    '{"anyOf":[{"prefixItems":[{"type":"integer"}]},{"items":{"type":"integer"}}],"unevaluatedItems":{"type":"number"}}',
+    "[5,6]",
+    { "/0": "integer", "/1": "ambiguous" },
   ],
   [
     "unevaluatedItems with an allOf that evaluates more",

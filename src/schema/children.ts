@@ -1,6 +1,7 @@
 // The node of a member or element: per schema object, `properties` (own keys
 // only), every matching `patternProperties`, else `additionalProperties`, else
-// `unevaluatedProperties` (when no in-place subschema evaluated the key);
+// `unevaluatedProperties` (when no in-place subschema evaluated the key, and
+// both with and without it when only some kept branches of a union did);
 // `prefixItems[i]` then `items`, or draft-07 `items` array + `additionalItems`,
 // or `items`, else `unevaluatedItems`. The child of a conjunction is the
 // conjunction of the children; the child of a disjunction is the disjunction of
@@ -116,28 +117,6 @@ export const CUT_NODE = new NodeBase(K_UNKNOWN, true, null);
 export type View = ReadonlyMap<Disjunction, readonly NodeBase[]>;
 
 /**
- * The child node from the schema objects' children (`members`) and each
- * disjunction's (a frame of `op`, see {@link unionChild}). A disjunction whose
- * child is a cut recursion contributes nothing; when that is all there is,
- * the result is the CUT_NODE marker (never returned by the public calls).
- */
-function childOf(
-  doc: Doc,
-  work: Work,
-  op: Op<NodeBase | Disjunction, NodeBase>,
-  disjunctions: readonly Disjunction[],
-  members: NodeBase[],
-): NodeBase {
-  let cut = false;
-  for (const d of disjunctions) {
-    const c = run(work, op, d, false);
-    if (c === DROPPED || c === CUT_NODE) cut = true;
-    else members.push(c);
-  }
-  return members.length === 0 && cut ? CUT_NODE : makeAll(doc, members, work);
-}
-
-/**
  * The child of a disjunction: the disjunction of its kept branches'
  * children. A branch whose child is a cut recursion contributes nothing;
  * CUT_NODE when none contributes.
@@ -189,54 +168,106 @@ function matchingPatterns(
   return found;
 }
 
-/** True when a schema object's own properties/patternProperties/additionalProperties evaluate `key`. */
-function ownEvaluates(s: SchemaObjectNode, key: string, work: Work): boolean {
-  const k = objectKeywordsOf(s);
-  if (k.properties !== undefined && Object.hasOwn(k.properties, key)) return true;
-  if (k.additional !== undefined) return true;
-  return matchingPatterns(s, key, work, undefined, false);
+// Whether the in-place subschemas of a node evaluate a member or element, as
+// bits: EVALUATED surely, NOT_EVALUATED surely not, both (3) only where some
+// of a union's kept branches hold. JSON Schema takes annotations from the
+// branches that hold, so a key one branch names and another does not is
+// evaluated or not as the value decides: its child is then read both ways,
+// with and without the `unevaluated*` schema (see {@link childOfNode}), so a
+// number whose type the value decides reads ambiguous, never a guessed type.
+const EVALUATED = 1;
+const NOT_EVALUATED = 2;
+
+/**
+ * The child at a node that is not a disjunction: the conjunction of its
+ * schema objects' own children (`op.ownChildren` adds them to `out`) and of each
+ * disjunction's (a frame of `op`, see {@link unionChild}). A disjunction whose
+ * child is a cut recursion contributes nothing; when that is all there is,
+ * the result is the CUT_NODE marker (never returned by the public calls).
+ * The `unevaluated*` schemas that apply only where some branches hold (it
+ * adds them to `maybe`) give the child read both ways: with and without them.
+ */
+function childOfNode(
+  doc: Doc,
+  work: Work,
+  op: Op<NodeBase | Disjunction, NodeBase> & {
+    ownChildren(s: SchemaObjectNode, out: NodeBase[], maybe: NodeBase[], work: Work): void;
+  },
+  n: NodeBase,
+): NodeBase {
+  const members: NodeBase[] = [];
+  const maybe: NodeBase[] = [];
+  const expanded = expansion(n, work);
+  for (const s of expanded.schemaObjects) op.ownChildren(s, members, maybe, work);
+  let cut = false;
+  for (const d of expanded.disjunctions) {
+    const c = run(work, op, d, false);
+    if (c === DROPPED || c === CUT_NODE) cut = true;
+    else members.push(c);
+  }
+  if (members.length === 0 && maybe.length === 0 && cut) return CUT_NODE;
+  // Every subset of `maybe` may apply (each schema object's own branches decide).
+  let ways = [makeAll(doc, members, work)];
+  for (const u of maybe) ways = [...ways, ...ways.map((w) => makeAll(doc, [w, u], work))];
+  return makeAny(doc, ways, work);
 }
 
-/** Op: does any in-place subschema of a node (kept branches only) evaluate member `key`? */
-class EvaluatesKeyOp extends Op<NodeBase | Disjunction, boolean> {
+/** Whether a schema object's own properties/patternProperties/additionalProperties evaluate `key` (see EVALUATED). */
+function ownEvaluates(s: SchemaObjectNode, key: string, work: Work): number {
+  const k = objectKeywordsOf(s);
+  return (k.properties !== undefined && Object.hasOwn(k.properties, key)) ||
+    k.additional !== undefined ||
+    matchingPatterns(s, key, work, undefined, false)
+    ? EVALUATED
+    : NOT_EVALUATED;
+}
+
+/**
+ * Op: do the in-place subschemas of a node (kept branches only) evaluate a
+ * member or element (bits, see EVALUATED)? `own` answers for one schema object.
+ */
+class EvaluatesOp extends Op<NodeBase | Disjunction, number> {
   constructor(
-    private readonly key: string,
+    private readonly own: (s: SchemaObjectNode, work: Work) => number,
     private readonly kept: (d: Disjunction, w: Work) => readonly NodeBase[],
   ) {
     super();
   }
-  compute(n: NodeBase | Disjunction, work: Work): boolean {
+  compute(n: NodeBase | Disjunction, work: Work): number {
     // One subschema that evaluates the key settles the answer, whatever another's pattern would
     // say: an unevaluated pattern makes it undecided only when none does, so the answer does not
     // depend on the order of the subschemas (allOf [A, B] as allOf [B, A]).
     let undecided = false;
-    const evaluates = (test: () => boolean): boolean => {
+    let bits = 0;
+    /** Adds one part's answer (a cut recursion: not evaluated); true when it settles. */
+    const add = (test: () => number | typeof DROPPED): boolean => {
       try {
-        return test();
+        const r = test();
+        bits |= r === DROPPED ? NOT_EVALUATED : r;
+        return r === EVALUATED;
       } catch (e) {
         if (e !== PATTERN_UNDECIDED) throw e;
         undecided = true;
+        bits |= EVALUATED | NOT_EVALUATED;
         return false;
       }
     };
-    if (n instanceof Disjunction) {
-      for (const b of this.kept(n, work))
-        if (evaluates(() => run(work, this, b) === true)) return true;
-    } else {
+    // A union's branch whose pattern could not be run may evaluate the key or not.
+    if (n instanceof Disjunction) for (const b of this.kept(n, work)) add(() => run(work, this, b));
+    else {
       const expanded = expansion(n, work);
-      for (const s of expanded.schemaObjects)
-        if (evaluates(() => ownEvaluates(s, this.key, work))) return true;
+      for (const s of expanded.schemaObjects) if (add(() => this.own(s, work))) return EVALUATED;
       for (const d of expanded.disjunctions)
-        if (evaluates(() => run(work, this, d, false) === true)) return true;
+        if (add(() => run(work, this, d, false))) return EVALUATED;
     }
-    if (undecided) throw PATTERN_UNDECIDED;
-    return false;
+    if (undecided && !(n instanceof Disjunction)) throw PATTERN_UNDECIDED;
+    return bits || NOT_EVALUATED;
   }
 }
 
 /** Op: the node of member `key` of an object value at a node (or a disjunction), under a view (null: the static one). */
 export class ObjectChildOp extends Op<NodeBase | Disjunction, NodeBase> {
-  private evaluates: EvaluatesKeyOp | undefined;
+  private evaluates: EvaluatesOp | undefined;
   constructor(
     private readonly doc: Doc,
     private readonly key: string,
@@ -250,13 +281,10 @@ export class ObjectChildOp extends Op<NodeBase | Disjunction, NodeBase> {
 
   compute(n: NodeBase | Disjunction, work: Work): NodeBase {
     if (n instanceof Disjunction) return unionChild(this.doc, work, this, this.kept(n, work));
-    const members: NodeBase[] = [];
-    const expanded = expansion(n, work);
-    for (const s of expanded.schemaObjects) this.ownChildren(s, members, work);
-    return childOf(this.doc, work, this, expanded.disjunctions, members);
+    return childOfNode(this.doc, work, this, n);
   }
 
-  private ownChildren(s: SchemaObjectNode, out: NodeBase[], work: Work): void {
+  ownChildren(s: SchemaObjectNode, out: NodeBase[], maybe: NodeBase[], work: Work): void {
     const k = objectKeywordsOf(s);
     let found = false;
     if (k.properties !== undefined && Object.hasOwn(k.properties, this.key)) {
@@ -269,41 +297,23 @@ export class ObjectChildOp extends Op<NodeBase | Disjunction, NodeBase> {
     if (found) return;
     if (k.additional !== undefined) out.push(k.additional);
     else if (k.unevaluated !== undefined) {
-      this.evaluates ??= new EvaluatesKeyOp(this.key, this.kept);
-      if (run(work, this.evaluates, s) !== true) out.push(k.unevaluated);
+      this.evaluates ??= new EvaluatesOp((o, w) => ownEvaluates(o, this.key, w), this.kept);
+      const e = run(work, this.evaluates, s);
+      if (e !== EVALUATED) (e === 3 ? maybe : out).push(k.unevaluated);
     }
   }
 }
-/** True when a schema object's own array keywords evaluate element `i`. */
-function ownEvaluatesItem(s: SchemaObjectNode, i: number): boolean {
+/** Whether a schema object's own array keywords evaluate element `i` (see EVALUATED). */
+function ownEvaluatesItem(s: SchemaObjectNode, i: number): number {
   const k = arrayKeywordsOf(s);
-  return (k.prefix !== undefined && i < k.prefix.length) || k.rest !== undefined;
-}
-
-/** Op: does any in-place subschema of a node (or a disjunction's kept branches) evaluate element `i`? */
-class EvaluatesItemOp extends Op<NodeBase | Disjunction, boolean> {
-  constructor(
-    private readonly index: number,
-    private readonly arrayAdmits: ArrayAdmitsOp,
-  ) {
-    super();
-  }
-  compute(n: NodeBase | Disjunction, work: Work): boolean {
-    if (n instanceof Disjunction) {
-      for (const b of keptForArray(n, work, this.arrayAdmits))
-        if (run(work, this, b) === true) return true;
-      return false;
-    }
-    const expanded = expansion(n, work);
-    for (const s of expanded.schemaObjects) if (ownEvaluatesItem(s, this.index)) return true;
-    for (const d of expanded.disjunctions) if (run(work, this, d, false) === true) return true;
-    return false;
-  }
+  return (k.prefix !== undefined && i < k.prefix.length) || k.rest !== undefined
+    ? EVALUATED
+    : NOT_EVALUATED;
 }
 
 /** Op: the node of element `index` of an array value at a node (or a disjunction). */
 export class ArrayChildOp extends Op<NodeBase | Disjunction, NodeBase> {
-  private evaluates: EvaluatesItemOp | undefined;
+  private evaluates: EvaluatesOp | undefined;
   constructor(
     private readonly doc: Doc,
     private readonly index: number,
@@ -314,13 +324,10 @@ export class ArrayChildOp extends Op<NodeBase | Disjunction, NodeBase> {
   compute(n: NodeBase | Disjunction, work: Work): NodeBase {
     if (n instanceof Disjunction)
       return unionChild(this.doc, work, this, keptForArray(n, work, this.arrayAdmits));
-    const members: NodeBase[] = [];
-    const expanded = expansion(n, work);
-    for (const s of expanded.schemaObjects) this.ownChildren(s, members, work);
-    return childOf(this.doc, work, this, expanded.disjunctions, members);
+    return childOfNode(this.doc, work, this, n);
   }
 
-  private ownChildren(s: SchemaObjectNode, out: NodeBase[], work: Work): void {
+  ownChildren(s: SchemaObjectNode, out: NodeBase[], maybe: NodeBase[], work: Work): void {
     const k = arrayKeywordsOf(s);
     const i = this.index;
     if (k.prefix !== undefined && i < k.prefix.length) {
@@ -329,8 +336,12 @@ export class ArrayChildOp extends Op<NodeBase | Disjunction, NodeBase> {
     } else if (k.rest !== undefined) {
       out.push(k.rest);
     } else if (k.unevaluated !== undefined) {
-      this.evaluates ??= new EvaluatesItemOp(i, this.arrayAdmits);
-      if (run(work, this.evaluates, s) !== true) out.push(k.unevaluated);
+      this.evaluates ??= new EvaluatesOp(
+        (o) => ownEvaluatesItem(o, i),
+        (d, w) => keptForArray(d, w, this.arrayAdmits),
+      );
+      const e = run(work, this.evaluates, s);
+      if (e !== EVALUATED) (e === 3 ? maybe : out).push(k.unevaluated);
     }
   }
 }

@@ -581,7 +581,8 @@ function isPlainData(root: object): boolean {
         if (v === null) continue;
         const proto = Object.getPrototypeOf(v);
         if (Array.isArray(v)) {
-          if (proto !== Array.prototype) return false;
+          // The engine reads a list through its iterator, the copy (JSON) by index.
+          if (proto !== Array.prototype || v[Symbol.iterator] !== ARRAY_ITERATOR) return false;
           // A hole reads as undefined below and refuses the schema.
           if (v.length > CONTENT_MAX_VALUES - count) return false;
           count += v.length;

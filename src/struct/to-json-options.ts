@@ -112,13 +112,10 @@ export function resolveOptions(
       o.patterns !== undefined &&
       typeof (o.patterns as Partial<PatternEngine> | null)?.compile !== "function"
     )
-      invalidOption("patterns", "must be a pattern engine (an object with a compile method)");
+      invalidOption("patterns", "must be a pattern engine (with compile)");
     if (typeof o.canonical !== "boolean") invalidOption("canonical", "must be a boolean");
     if (o.canonical && indentString(o.indent) !== "")
-      invalidOption(
-        "canonical",
-        "cannot be combined with indent (canonical text has no whitespace)",
-      );
+      invalidOption("canonical", "cannot be combined with indent");
   });
 }
 

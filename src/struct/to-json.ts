@@ -82,7 +82,7 @@ export function structMessageToJson(
     throw new StructJsonError(
       "message-invalid",
       "",
-      "expected a google.protobuf.Struct message; for the JsonObject form (CallMCPTool.args) use structToJson",
+      "expected a google.protobuf.Struct message (a JsonObject goes to structToJson)",
     );
   }
   return writeStruct(struct.fields, true, inputSchema, options);
