@@ -91,6 +91,17 @@ describe("ExactNumber (runtimes without JSON.rawJSON)", () => {
     expect(serializeExactMessage(value)).toBe(json);
   });
 
+  test("arguments nested deeper than JSON.stringify can write: recursion-limit, never a RangeError", () => {
+    const depth = 100_000;
+    const args = exactJsonArguments(`{"a":${"[".repeat(depth)}1${"]".repeat(depth)},"n":1.0}`);
+    const message = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { arguments: args } };
+    expect(() => serializeExactMessage(message)).toThrow(
+      expect.objectContaining({ name: "StructJsonError", code: "recursion-limit", path: "" }),
+    );
+    // Not left active: the next message is written as usual.
+    expect(serializeExactMessage({ n: new ExactNumber("1.0", "/n") })).toBe('{"n":1.0}');
+  });
+
   test("the stand-in does not leak into a later plain JSON.stringify", () => {
     const n = new ExactNumber("1.0", "/n");
     expect(serializeExactMessage({ n })).toBe('{"n":1.0}');

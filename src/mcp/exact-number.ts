@@ -4,7 +4,7 @@
 // writes verbatim; elsewhere they are ExactNumber markers that only
 // serializeExactMessage can write, so that no serializer drops digits silently.
 
-import { StructJsonError } from "../errors.js";
+import { rethrowStackOverflow, StructJsonError } from "../errors.js";
 import type { JsonPointer } from "../json-pointer.js";
 import { spliceMarkers } from "../struct/exact-number-text.js";
 import { isNativeJsonText, nativeJsonText } from "../struct/native-json-text.js";
@@ -153,6 +153,9 @@ export function serializeExactMessage(message: unknown): string {
   let json: string;
   try {
     json = JSON.stringify(message, exactReplacer);
+  } catch (e) {
+    // JSON.stringify recurses: arguments nested some thousands deep overflow the stack.
+    rethrowStackOverflow(e);
   } finally {
     active = undefined;
   }

@@ -190,6 +190,9 @@ function addChatToolCall(calls: ToolCallAssembler, index: number, toolCall: unkn
     calls.ignore(index);
     return;
   }
+  // A function's delta at an index a custom call holds: refused, as the other
+  // order is; taken as the custom call's continuation, its text was dropped.
+  if (!isAbsent(fn)) calls.refuseIfIgnored(index);
   calls.identify(index, field(toolCall, "id"), field(fn, "name"));
   const text = field(fn, "arguments");
   if (!isAbsent(text)) calls.append(index, text, "function/arguments");

@@ -517,6 +517,29 @@ describe("refused, not read as no tool call (found by the properties above)", ()
       "/choices/0/index",
     ],
     [
+      "Chat: a custom tool call, then a function call's text (no id or name) at its index",
+      () =>
+        toolCallsFromChatCompletion(
+          streamOf([
+            chatCall("custom"),
+            {
+              choices: [
+                {
+                  index: 0,
+                  delta: {
+                    tool_calls: [
+                      { index: 0, type: "function", function: { arguments: '{"id":1}' } },
+                    ],
+                  },
+                },
+              ],
+            },
+            { choices: [{ index: 0, delta: {}, finish_reason: "tool_calls" }] },
+          ]),
+        ),
+      "/choices/0/message/tool_calls/0",
+    ],
+    [
       "Anthropic: an input_json_delta at a text block's index (its piece was dropped)",
       () =>
         toolCallsFromMessage(
