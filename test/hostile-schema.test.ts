@@ -333,6 +333,31 @@ describe("a union branch with a huge keyword list: its check costs time linear i
   });
 });
 
+describe("many unevaluatedProperties that apply only where some branches hold", () => {
+  // Each such schema object doubles the readings of a member (with and without
+  // it): merged readings are kept once, and each doubling is charged, so 200 of
+  // them end in milliseconds, never in exponential work (a session-18 version
+  // ran out of memory at 27 when the readings merged).
+  const items = (unevaluated: (i: number) => unknown) => ({
+    allOf: Array.from({ length: 200 }, (_, i) => ({
+      anyOf: [{ properties: { a: { description: "x" } } }, { required: ["b"] }],
+      unevaluatedProperties: unevaluated(i),
+    })),
+  });
+  test.each([
+    ["readings that merge (annotations only)", items(() => ({ description: "y" })), []],
+    [
+      "distinct readings: schema-too-complex at the budget",
+      items((i) => ({ type: "number", minimum: i })),
+      ["schema-too-complex /a", "schema-too-complex /b"],
+    ],
+  ])("%s", (_name, schema, notes) => {
+    const r = decode(schema, '{"a":5,"b":1}');
+    expect({ out: r.out, notes: r.notes }).toEqual({ out: '{"a":5,"b":1}', notes });
+    expect(r.ms).toBeLessThan(BOUND.fast); // a hang guard, not a speed check
+  });
+});
+
 describe("remote $ref is never fetched", () => {
   test("no fetch, no http(s) request, no connection reaches a server: schema-ref-unresolved", async () => {
     let requests = 0;

@@ -206,10 +206,15 @@ function childOfNode(
     else members.push(c);
   }
   if (members.length === 0 && maybe.length === 0 && cut) return CUT_NODE;
-  // Every subset of `maybe` may apply (each schema object's own branches decide).
-  let ways = [makeAll(doc, members, work)];
-  for (const u of maybe) ways = [...ways, ...ways.map((w) => makeAll(doc, [w, u], work))];
-  return makeAny(doc, ways, work);
+  // Every subset of `maybe` may apply (each schema object's own branches
+  // decide): distinct readings only, each charged, so the doubling stops at
+  // the budget (schema-too-complex) even where the readings merge.
+  const ways = new Set([makeAll(doc, members, work)]);
+  for (const u of maybe) {
+    work.charge(ways.size);
+    for (const w of [...ways]) ways.add(makeAll(doc, [w, u], work));
+  }
+  return makeAny(doc, [...ways], work);
 }
 
 /** Whether a schema object's own properties/patternProperties/additionalProperties evaluate `key` (see EVALUATED). */
