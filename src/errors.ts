@@ -73,14 +73,9 @@ export function isStackOverflow(e: unknown): boolean {
  */
 export function rethrowStackOverflow(e: unknown, path: JsonPointer = ""): never {
   if (isStackOverflow(e)) {
-    throw new StructJsonError(
-      "recursion-limit",
-      path,
-      "nesting exceeds what this runtime's stack can hold",
-      {
-        cause: e,
-      },
-    );
+    throw new StructJsonError("recursion-limit", path, "nesting exceeds the runtime's stack", {
+      cause: e,
+    });
   }
   throw e;
 }

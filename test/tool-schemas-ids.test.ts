@@ -20,3 +20,37 @@ describe("server ids are strings wherever they are passed", () => {
     expect(r.inputSchema("s", "1")).toBe(schema);
   });
 });
+
+describe("a tool's members are its own, as JSON reads them", () => {
+  // SECURITY.md: a polluted Object.prototype cannot inject keywords; nor can
+  // it lend a tool a schema it does not declare, or a name.
+  const cases: [
+    member: string,
+    value: unknown,
+    tools: object[],
+    lookup: (r: ToolSchemas) => unknown,
+  ][] = [
+    ["outputSchema", { type: "number" }, [{ name: "t" }], (r) => r.outputSchema("s", "t")],
+    ["inputSchema", { type: "number" }, [{ name: "t" }], (r) => r.inputSchema("s", "t")],
+    ["name", "t", [{ inputSchema: { type: "object" } }], (r) => r.inputSchema("s", "t")],
+  ];
+  test.each(cases)("Object.prototype.%s is not read", (member, value, tools, lookup) => {
+    const proto = Object.prototype as Record<string, unknown>;
+    proto[member] = value;
+    try {
+      const r = new ToolSchemas().set("s", tools as never);
+      expect(lookup(r)).toBe(undefined);
+    } finally {
+      delete proto[member];
+    }
+  });
+
+  test("own members, a null-prototype tool's too, are read", () => {
+    const schema = { type: "object" };
+    const bare = Object.assign(Object.create(null) as object, { name: "b", outputSchema: schema });
+    const r = new ToolSchemas().set("s", [{ name: "t", inputSchema: schema }, bare as never]);
+    expect(r.inputSchema("s", "t")).toBe(schema);
+    expect(r.outputSchema("s", "b")).toBe(schema);
+    expect(r.tool("s", "b")).toBe(bare);
+  });
+});

@@ -1,7 +1,8 @@
 // The tools/list results of each MCP server, for looking up a tool's schemas
 // by the (server id, tool name) a CallMCPTool carries.
 
-import type { JsonSchema } from "../schema/json-schema.js";
+import type { JsonSchema, JsonSchemaObject } from "../schema/json-schema.js";
+import { ownKeyword } from "../schema/keywords.js";
 
 /** A tool as `tools/list` describes it (other members are kept but not read). */
 export interface ToolDescription {
@@ -27,7 +28,8 @@ export class ToolSchemas {
     if (Array.isArray(tools)) {
       for (const t of tools) {
         // The first of two same-named tools wins, as a client dispatching by name would do.
-        if (typeof t?.name === "string" && !byName.has(t.name)) byName.set(t.name, t);
+        const name = member(t, "name");
+        if (typeof name === "string" && !byName.has(name)) byName.set(name, t);
       }
     }
     this.servers.set(String(serverId), byName);
@@ -56,16 +58,21 @@ export class ToolSchemas {
 
   /** The tool's input schema (for `toolCallToJson`); undefined when the tool is unknown or has none. */
   inputSchema(serverId: string | undefined, toolName: string): JsonSchema | undefined {
-    return this.tool(serverId, toolName)?.inputSchema;
+    return member(this.tool(serverId, toolName), "inputSchema") as JsonSchema | undefined;
   }
 
   /** The tool's output schema (for `toolResultToJson`); undefined when the tool is unknown or has none. */
   outputSchema(serverId: string | undefined, toolName: string): JsonSchema | undefined {
-    return this.tool(serverId, toolName)?.outputSchema;
+    return member(this.tool(serverId, toolName), "outputSchema") as JsonSchema | undefined;
   }
 
   /** The ids of the servers set so far, in order. */
   serverIds(): string[] {
     return [...this.servers.keys()];
   }
+}
+
+/** A tool's own member, as JSON reads it: a polluted Object.prototype cannot lend a tool a schema or a name. */
+function member(t: unknown, key: string): unknown {
+  return t && ownKeyword(t as JsonSchemaObject, key);
 }
