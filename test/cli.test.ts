@@ -292,6 +292,36 @@ describe("encode", () => {
 });
 
 describe("decode", () => {
+  // ProtoJSON written by hand may hold a number its Struct's float64 cannot
+  // give back: reported as encode reports it. A float64 written at any
+  // precision (protobuf-es's shortest form, Java's 17 digits) is no loss.
+  test.each([
+    [
+      '{"name":"t","args":{"a":9007199254740993}}',
+      '{"a":9007199254740992}',
+      "/a\tprecision-lost\n",
+    ],
+    ['{"name":"t","args":{"a":[0.30000000000000000001]}}', '{"a":[0.3]}', "/a/0\tprecision-lost\n"],
+    ['{"name":"t","args":{"a":1e-400}}', '{"a":0}', "/a\tprecision-lost\n"],
+    [
+      '{"callMcpTool":{"name":"t","args":{"x":{"a~b":9007199254740993}}}}',
+      '{"x":{"a~b":9007199254740992}}',
+      "/x/a~0b\tprecision-lost\n",
+    ],
+    [
+      '{"structuredContent":{"n":9007199254740993}}',
+      '{"n":9007199254740992}',
+      "/n\tprecision-lost\n",
+    ],
+    [
+      '{"name":"t","args":{"a":1152921504606847000,"b":1.15292150460684698E18}}',
+      '{"a":1152921504606847000,"b":1152921504606847000}',
+      "",
+    ],
+  ])("ProtoJSON %s: precision-lost where the text is not its float64", (input, out, stderr) => {
+    expect(cli(["decode", "-"], input)).toEqual({ status: 0, stdout: `${out}\n`, stderr });
+  });
+
   test.each([
     ["binary file, auto-detected", ["action.binpb"]],
     ["ProtoJSON file, auto-detected", ["action.json"]],

@@ -76,6 +76,7 @@ export function decodeCommand(argv: readonly string[], io: CliIo): 0 {
   const source = schemaFile === undefined ? undefined : readSchema(schemaFile);
   const message = readMessage(readBytes(input, INPUT_FILE), format, type);
   const diagnostics = diagnosticsAfterSuccess(io);
+  for (const path of message.lost ?? []) diagnostics.onDiagnostic({ code: "precision-lost", path });
   const options = {
     onDiagnostic: diagnostics.onDiagnostic,
     ...(raw === undefined ? {} : { rawJson: raw }),

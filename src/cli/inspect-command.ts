@@ -117,8 +117,11 @@ export function inspectCommand(argv: readonly string[], io: CliIo): 0 {
   const numbers = numberReadings(struct, picked.schema ?? null);
   const rawTexts = rawNumberTexts(raw);
   const lines = ["path\tstruct\traw\treading\toutput\tcodes"];
+  const lost = new Set(message.lost);
   for (const n of numbers) {
-    const codes = n.codes.length === 0 ? "-" : n.codes.join(",");
+    // A ProtoJSON number its float64 does not give back, first: as decode reports it.
+    const all = lost.has(n.path) ? ["precision-lost", ...n.codes] : n.codes;
+    const codes = all.length === 0 ? "-" : all.join(",");
     const rawText = rawTexts?.get(n.path) ?? "-";
     lines.push(
       `${displayPath(n.path)}\t${structText(n.value)}\t${rawText}\t${n.reading}\t${n.text}\t${codes}`,

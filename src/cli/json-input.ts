@@ -5,7 +5,7 @@
 import type { JsonValue } from "@bufbuild/protobuf";
 import type { JsonPointer } from "../json-pointer.js";
 import { pointerAppend } from "../json-pointer.js";
-import { parseJsonText } from "../struct/parse-json.js";
+import { type ParseListener, parseJsonText } from "../struct/parse-json.js";
 import { fromStructJsonError, inputError } from "./cli-error.js";
 
 /** A document the CLI reads as JSON: how error lines name it, and how deep it may nest. */
@@ -22,9 +22,13 @@ export interface JsonDocument {
  * Parses `text` as one JSON value; throws a one-line input error whose path
  * points into `document`.
  */
-export function parseJsonInput(text: string, document: JsonDocument): JsonValue {
+export function parseJsonInput(
+  text: string,
+  document: JsonDocument,
+  listener?: ParseListener,
+): JsonValue {
   try {
-    return parseJsonText(text, "plain", document.nestingLimit);
+    return parseJsonText(text, "plain", document.nestingLimit, listener);
   } catch (e) {
     const error = fromStructJsonError(e, document.name);
     if (error?.code === "recursion-limit") {

@@ -28,8 +28,10 @@ import {
   type MCPToolResult,
   MCPToolResultSchema,
 } from "../../gen/toolbridge/v1/toolbridge_pb.js";
-import { type JsonPointer, pointerAppend } from "../json-pointer.js";
+import { type JsonPointer, pointerAppend, pointerFrom } from "../json-pointer.js";
 import { DEFAULT_STRUCT_DEPTH } from "../struct/from-json.js";
+import { isFloatText } from "../struct/number-text.js";
+import type { ParseListener } from "../struct/parse-json.js";
 import { CliError, type ErrorLineCode, inputError } from "./cli-error.js";
 import { checkNesting, isJsonObject, type JsonDocument, parseJsonInput } from "./json-input.js";
 import { byteOrderMarkError, INPUT_FILE, utf8Text } from "./read-input.js";
@@ -39,8 +41,12 @@ export type WireFormat = "binary" | "json";
 /** The message types the CLI reads. */
 export type MessageType = "action" | "call" | "result";
 
-/** A message read from input. */
-export type InputMessage =
+/**
+ * A message read from input. `lost`: where its ProtoJSON wrote a number its
+ * Struct's float64 cannot give back (`9007199254740993`, `1e-400`), as paths in
+ * that Struct; the decoder reports them as `precision-lost`, as encode does.
+ */
+export type InputMessage = (
   | {
       readonly type: "action";
       readonly format: WireFormat;
@@ -48,7 +54,8 @@ export type InputMessage =
       readonly call: CallMCPTool;
     }
   | { readonly type: "call"; readonly format: WireFormat; readonly call: CallMCPTool }
-  | { readonly type: "result"; readonly format: WireFormat; readonly result: MCPToolResult };
+  | { readonly type: "result"; readonly format: WireFormat; readonly result: MCPToolResult }
+) & { readonly lost?: readonly JsonPointer[] };
 
 const NAMES: Record<MessageType, string> = {
   action: "ClientAction",
@@ -74,15 +81,19 @@ const MESSAGE: JsonDocument = {
 const ACTION_MESSAGE: JsonDocument = { ...MESSAGE, nestingLimit: DEFAULT_STRUCT_DEPTH + 2 };
 
 /** Parses the input message's text, with the nesting limit of the type it turns out to be. */
-function parseMessageText(text: string, type: MessageType | undefined): JsonValue {
-  if (type === "action") return parseJsonInput(text, ACTION_MESSAGE);
+function parseMessageText(
+  text: string,
+  type: MessageType | undefined,
+  listener: ParseListener,
+): JsonValue {
+  if (type === "action") return parseJsonInput(text, ACTION_MESSAGE, listener);
   try {
-    return parseJsonInput(text, MESSAGE);
+    return parseJsonInput(text, MESSAGE, listener);
   } catch (e) {
     // Too deep inside a ClientAction's call: that Struct may nest one level more.
     if (type === undefined && e instanceof CliError && e.code === "recursion-limit") {
       if (/^\/(callMcpTool|call_mcp_tool)\//.test(e.path ?? "")) {
-        return parseJsonInput(text, ACTION_MESSAGE);
+        return parseJsonInput(text, ACTION_MESSAGE, listener);
       }
     }
     throw e;
@@ -352,7 +363,16 @@ function checkShape(value: { readonly [key: string]: JsonValue }, desc: DescMess
 }
 
 function decodeJson(text: string, type: MessageType | undefined): InputMessage {
-  const value = parseMessageText(text, type);
+  // Every number of a message that passes checkShape is in its Struct. A
+  // float64 written at any precision (ProtoJSON writers') is no loss; another
+  // number is (a hand-written 9007199254740993). Keyed by path: a parse redone
+  // with the deeper limit reports its numbers again.
+  const lost = new Map<JsonPointer, (string | number)[]>();
+  const value = parseMessageText(text, type, {
+    precisionLost: (tokens, number) => {
+      if (!isFloatText(number)) lost.set(pointerFrom(tokens), [...tokens]);
+    },
+  });
   if (!isJsonObject(value)) {
     throw inputError("not-an-object", "ProtoJSON input must be a JSON object", {
       path: "",
@@ -369,7 +389,12 @@ function decodeJson(text: string, type: MessageType | undefined): InputMessage {
     // text (which quotes values) stays out of the message.
     throw inputError("message-invalid", `not a valid ProtoJSON ${NAMES[t]}`, { cause: e });
   }
-  return wrap(t, "json", msg);
+  // The Struct starts below its field (and, in a ClientAction, the call's).
+  const depth = t === "action" ? 2 : 1;
+  return {
+    ...wrap(t, "json", msg),
+    lost: [...lost.values()].map((tokens) => pointerFrom(tokens.slice(depth))),
+  };
 }
 
 const WS = new Set([0x20, 0x09, 0x0a, 0x0d]);

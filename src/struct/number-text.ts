@@ -69,6 +69,20 @@ export function numberTextLosesPrecision(
   return !(Number.isInteger(value) && sameDecimal(written, decimal(BigInt(value).toString())));
 }
 
+/**
+ * True when `text` is its float64 rounded to as many significant digits as it
+ * has (at most 100): what a writer of float64s writes at any precision
+ * (protobuf-es's ProtoJSON writes 2^60 as `1152921504606847000`, JDK 8's
+ * `Double.toString` as `1.15292150460684698E18`), so that the text stands for
+ * the float64 it carries rather than for another number. Not so for
+ * `9007199254740993`, `0.30000000000000000001` or `1e-400`.
+ */
+export function isFloatText(text: string): boolean {
+  const written = decimal(text);
+  const n = written.digits.length;
+  return n <= 100 && sameDecimal(written, decimal(Number(text).toPrecision(Math.max(n, 1))));
+}
+
 function sameDecimal(a: Decimal, b: Decimal): boolean {
   if (a.digits === "" || b.digits === "") return a.digits === b.digits;
   return a.negative === b.negative && a.digits === b.digits && a.exponent === b.exponent;

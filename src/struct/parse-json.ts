@@ -16,8 +16,8 @@ export type ParseTarget = "struct" | "plain";
 
 /** Callbacks for numbers worth a note; each gets the path's tokens (copy them to keep). */
 export interface ParseListener {
-  /** The float64 does not denote the number written (9007199254740993, 1e-400). */
-  precisionLost?(tokens: readonly (string | number)[]): void;
+  /** The float64 does not denote the number written (9007199254740993, 1e-400); `text` as written. */
+  precisionLost?(tokens: readonly (string | number)[], text: string): void;
   /** A whole number written with a fraction or exponent (5.0, 5e0). */
   wholeWithFraction?(tokens: readonly (string | number)[]): void;
   /** A number whose text denotes no whole number (1.5, 1e-400, 9007199254740993.5), whatever its float64. */
@@ -563,7 +563,7 @@ class Parser {
       // Each check runs only for a listener that wants its answer: they are a
       // third of the raw-text verification's time on a row set.
       if (listener.precisionLost !== undefined && numberTextLosesPrecision(text, v, plain)) {
-        listener.precisionLost(this.tokens);
+        listener.precisionLost(this.tokens, text);
       }
       // A plain integer text is whole: only a fraction or exponent asks.
       if (!plain && (listener.wholeWithFraction !== undefined || listener.notWhole !== undefined)) {
