@@ -112,7 +112,7 @@ export function resolveOptions(
       o.patterns !== undefined &&
       typeof (o.patterns as Partial<PatternEngine> | null)?.compile !== "function"
     )
-      invalidOption("patterns", "must be a pattern engine (with compile)");
+      invalidOption("patterns", "must be a pattern engine");
     if (typeof o.canonical !== "boolean") invalidOption("canonical", "must be a boolean");
     if (o.canonical && indentString(o.indent) !== "")
       invalidOption("canonical", "cannot be combined with indent");
