@@ -292,9 +292,13 @@ describe("repairArguments: a $ref into a name only Object.prototype has is dangl
     ["#/definitions/toString", {}],
     ["#/definitions/__proto__", {}],
     ["#/properties/x/isPrototypeOf"],
+    ["#/allOf/toString"],
+    ["toString"],
+    ["./__proto__"],
+    ["urn:x/constructor#/a"],
   ];
   test.each(rows)("%s → schema-invalid", (ref, definitions) => {
-    const schema = { type: "object", properties: { x: { $ref: ref } }, definitions };
+    const schema = { type: "object", properties: { x: { $ref: ref } }, definitions, allOf: [{}] };
     expect(repairArguments('{"x":"not a number"}', schema as JsonSchema)).toEqual({
       ok: false,
       issues: [{ path: "", keyword: "schema-invalid" }],
@@ -332,6 +336,96 @@ describe("repairArguments: a $ref into a name only Object.prototype has is dangl
         repairs: [{ path: "/x", kind: "string-to-number" }],
       });
     }
+  });
+});
+
+describe("repairArguments: schema text never becomes code", () => {
+  // ajv writes a schema's $id into a comment of the code it generates once
+  // code.process is set (it is, see src/repair/validator.ts), without escaping
+  // "*/"; and schema strings reach the code as JSON literals, which the
+  // rewrite of the code must step over.
+  const M = "vErrors = vErrors === null ? a.errors : vErrors.concat(a.errors);";
+  const flag = "__sjbSchemaCode";
+  const g = globalThis as Record<string, unknown>;
+  afterEach(() => {
+    delete g[flag];
+  });
+  test.each([
+    ["http://x/*/;globalThis.__sjbSchemaCode=1;/*"],
+    ["*/;globalThis.__sjbSchemaCode=1;/*"],
+    ['a"*/;globalThis.__sjbSchemaCode=1;/*'],
+  ])("an $id that would end the comment (%s) is never run", (id) => {
+    const at = (schema: object) => repairArguments('{"a":"1"}', schema as JsonSchema);
+    const integer = { type: "integer" };
+    for (const schema of [
+      { $id: id, properties: { a: integer } },
+      { properties: { a: { $ref: "#/$defs/n" } }, $defs: { n: { $id: id, ...integer } } },
+      { properties: { a: { $ref: "#/x-ext" } }, "x-ext": { $id: id, ...integer } },
+    ]) {
+      at(schema);
+      expect(g[flag], JSON.stringify(schema)).toBe(undefined);
+    }
+    expect(at({ $id: "urn:example:tool", properties: { a: integer } })).toEqual({
+      ok: true,
+      argumentsJson: '{"a":1}',
+      repairs: [{ path: "/a", kind: "string-to-number" }],
+    });
+  });
+
+  test("an $id that is not a string is schema-invalid (it would be written as JSON text)", () => {
+    const schema = { properties: { a: { $ref: "#/x-ext" } }, "x-ext": { $id: { "*/": 1 } } };
+    expect(repairArguments('{"a":1}', schema as JsonSchema)).toEqual({
+      ok: false,
+      issues: [{ path: "", keyword: "schema-invalid" }],
+    });
+  });
+
+  test.each([
+    [
+      "a property named like the rewritten statement",
+      JSON.stringify({ [M]: "5" }),
+      { properties: { [M]: { type: "integer" } } },
+      {
+        ok: true,
+        argumentsJson: JSON.stringify({ [M]: 5 }),
+        repairs: [{ path: `/${M}`, kind: "string-to-number" }],
+      },
+    ],
+    [
+      "a const of that text",
+      JSON.stringify({ x: M }),
+      { properties: { x: { const: M } } },
+      { ok: true, argumentsJson: JSON.stringify({ x: M }), repairs: [] },
+    ],
+    [
+      "required",
+      "{}",
+      { required: [M] },
+      { ok: false, issues: [{ path: `/${M}`, keyword: "required" }] },
+    ],
+    [
+      "additionalProperties false beside it",
+      JSON.stringify({ [M]: 1 }),
+      { properties: { [M]: {} }, additionalProperties: false },
+      { ok: true, argumentsJson: JSON.stringify({ [M]: 1 }), repairs: [] },
+    ],
+  ])("schema strings are data: %s", (_name, text, schema, result) => {
+    expect(repairArguments(text, schema as JsonSchema)).toEqual(result);
+  });
+
+  test.each([
+    ['{"x":{}}', { ok: true, argumentsJson: '{"x":{}}', repairs: [] }],
+    [
+      '{"x":"{\\"a\\":1}"}',
+      {
+        ok: true,
+        argumentsJson: '{"x":{"a":1}}',
+        repairs: [{ path: "/x", kind: "string-to-object" }],
+      },
+    ],
+  ])("draft-07 enum of objects (meta-schema uniqueItems): %s", (text, result) => {
+    const schema = { properties: { x: { enum: [{ a: 1 }, {}] } } };
+    expect(repairArguments(text, schema as JsonSchema)).toEqual(result);
   });
 });
 

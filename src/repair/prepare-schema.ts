@@ -331,6 +331,10 @@ class SchemaCopier {
         continue;
       }
       if (refKeywords.has(key) && typeof v === "string") this.refs.push(v);
+      // ajv writes a schema's `$id` into a comment of the code it generates
+      // (./validator.ts removes it): only a string, whose JSON text the removal
+      // knows where it ends; any other `$id` is no URI anyway.
+      if (key === "$id" && typeof v !== "string") throw INVALID;
       setOwnProperty(copy, key, this.member(key, v, codeDepth, nesting, tally));
     }
     this.ancestors.delete(value);
@@ -436,10 +440,14 @@ class SchemaCopier {
     tally: Tally | undefined,
     each: (item: unknown, key: string) => unknown,
     weight = COMPILE_UNITS_PER_VALUE,
+    isData = false,
   ): Record<string, unknown> {
     if (nesting + 1 > MAX_NESTING) throw TOO_COMPLEX;
     this.enter(v);
-    const copy = emptyObject();
+    // Data (`const`, `enum`, `default`, …) keeps its prototype: no `$ref` may
+    // point into it (pointsAtSchema), and ajv's meta-schema check compares
+    // `enum` members with fast-deep-equal, which calls their `valueOf`.
+    const copy = isData ? {} : emptyObject();
     for (const key of Object.keys(v)) {
       const item = (v as Record<string, unknown>)[key];
       if (item === undefined) continue;
@@ -487,7 +495,7 @@ class SchemaCopier {
     }
     const each = (item: unknown) => this.data(item, nesting + 1, tally, weight);
     if (Array.isArray(v)) return this.list(v, nesting, tally, each, weight);
-    return this.map(v, nesting, tally, each, weight);
+    return this.map(v, nesting, tally, each, weight, true);
   }
 }
 
@@ -555,6 +563,10 @@ function isPlainObject(v: unknown): v is object {
  */
 export function pointsAtSchema(ref: string): boolean {
   const hash = ref.indexOf("#");
+  // ajv looks a resolved URI up in plain objects: one that ends in a name
+  // Object.prototype has (`toString`, `./__proto__`) would find its member.
+  const uri = hash < 0 ? ref : ref.slice(0, hash);
+  if (uri.slice(uri.lastIndexOf("/") + 1) in Object.prototype) return false;
   if (hash < 0) return true;
   const fragment = ref.slice(hash + 1);
   if (!fragment.startsWith("/")) return true;
@@ -565,6 +577,10 @@ export function pointsAtSchema(ref: string): boolean {
       segment = decodeURIComponent(raw).replaceAll("~1", "/").replaceAll("~0", "~");
     } catch {
       return true; // ajv cannot resolve it either: schema-invalid there
+    }
+    // A list's member is an index: another name (`#/allOf/toString`) is Array.prototype's.
+    if (state === "list" && (segment === "" || digitsEnd(segment, 0) !== segment.length)) {
+      return false;
     }
     if (state === "map" || state === "list") {
       state = "schema";

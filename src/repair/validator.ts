@@ -133,11 +133,25 @@ const compileOptions: Options = {
  * that one call of `f` and read by no one else, so it can be taken over.
  * (test/repair-hostile.test.ts counts the elements `concat` copies in such
  * calls, so an ajv that writes this code differently fails there.)
+ *
+ * Schema text reaches the code only inside JSON string literals, which may
+ * spell anything, this statement included: the scan steps over each literal
+ * whole and rewrites code only. And with `code.process` set, ajv starts each
+ * function with `/*# sourceURL=<the schema's $id> *\/`, which does not
+ * escape a `*\/` inside the `$id`: an untrusted `$id` would end the comment and
+ * run as code. Those comments are removed (the `$id` is only a debugging name
+ * there).
  */
+const CODE_SCAN =
+  /"(?:[^"\\]|\\.)*"|\/\*# sourceURL="(?:[^"\\]|\\.)*" \*\/|vErrors = vErrors === null \? ([\w$.]+\.errors) : vErrors\.concat\(\1\);/g;
+
 function appendErrorsInPlace(code: string): string {
-  return code.replace(
-    /vErrors = vErrors === null \? ([\w$.]+\.errors) : vErrors\.concat\(\1\);/g,
-    "if(vErrors === null){vErrors = $1;}else{const e$ = $1;for(let i$ = 0; i$ < e$.length; i$++)vErrors.push(e$[i$]);}",
+  return code.replace(CODE_SCAN, (token: string, errors: string | undefined) =>
+    errors !== undefined
+      ? `if(vErrors === null){vErrors = ${errors};}else{const e$ = ${errors};for(let i$ = 0; i$ < e$.length; i$++)vErrors.push(e$[i$]);}`
+      : token.charCodeAt(0) === 34
+        ? token
+        : "",
   );
 }
 
