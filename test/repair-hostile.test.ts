@@ -372,12 +372,46 @@ describe("repairArguments: schema text never becomes code", () => {
     });
   });
 
-  test("an $id that is not a string is schema-invalid (it would be written as JSON text)", () => {
-    const schema = { properties: { a: { $ref: "#/x-ext" } }, "x-ext": { $id: { "*/": 1 } } };
-    expect(repairArguments('{"a":1}', schema as JsonSchema)).toEqual({
+  const payload = "*/globalThis.__sjbSchemaCode=1;/*";
+  test.each([
+    [
+      "an extension keyword's",
+      { properties: { a: { $ref: "#/x-ext" } }, "x-ext": { $id: { k: payload } } },
+    ],
+    // A map of schemas compiled as a schema: its member named $id is a schema, an object.
+    [
+      "a properties map's member",
+      { x: { properties: { $id: { const: payload } } }, $ref: "#/x/properties" },
+    ],
+    ["an enum's", { foo: { enum: { $id: { a: payload } } }, $ref: "#/foo/enum" }],
+    [
+      "a $defs map's member",
+      {
+        $defs: { d: { properties: { $id: { const: payload } } } },
+        properties: { a: { $ref: "#/$defs/d/properties" } },
+      },
+    ],
+  ])("%s $id that is not a string, compiled: schema-invalid, never run", (_name, schema) => {
+    expect(repairArguments('{"a":"1"}', schema as JsonSchema)).toEqual({
       ok: false,
       issues: [{ path: "", keyword: "schema-invalid" }],
     });
+    expect(g[flag]).toBe(undefined);
+  });
+
+  test("an $id that is not a string where nothing compiles it is ignored, as before", () => {
+    for (const id of [null, 5, {}]) {
+      const schema = {
+        type: "object",
+        "x-ext": { $id: id },
+        properties: { a: { type: "integer" } },
+      };
+      expect(repairArguments('{"a":"1"}', schema as JsonSchema)).toEqual({
+        ok: true,
+        argumentsJson: '{"a":1}',
+        repairs: [{ path: "/a", kind: "string-to-number" }],
+      });
+    }
   });
 
   test.each([

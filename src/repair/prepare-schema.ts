@@ -331,10 +331,6 @@ class SchemaCopier {
         continue;
       }
       if (refKeywords.has(key) && typeof v === "string") this.refs.push(v);
-      // ajv writes a schema's `$id` into a comment of the code it generates
-      // (./validator.ts removes it): only a string, whose JSON text the removal
-      // knows where it ends; any other `$id` is no URI anyway.
-      if (key === "$id" && typeof v !== "string") throw INVALID;
       setOwnProperty(copy, key, this.member(key, v, codeDepth, nesting, tally));
     }
     this.ancestors.delete(value);

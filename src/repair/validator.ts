@@ -136,23 +136,30 @@ const compileOptions: Options = {
  *
  * Schema text reaches the code only inside JSON string literals, which may
  * spell anything, this statement included: the scan steps over each literal
- * whole and rewrites code only. And with `code.process` set, ajv starts each
- * function with `/*# sourceURL=<the schema's $id> *\/`, which does not
- * escape a `*\/` inside the `$id`: an untrusted `$id` would end the comment and
- * run as code. Those comments are removed (the `$id` is only a debugging name
- * there).
+ * whole and rewrites code only. With `code.process` set, ajv also starts each
+ * function with `/*# sourceURL=<its schema's $id> *\/`, the `$id` written as
+ * JSON text but with `*\/` left as it is: an untrusted `$id` would end the
+ * comment and run as code. So a function whose schema's `$id` is not a string
+ * (written as an object's or a list's JSON text, whose end the scan cannot
+ * find) is refused (schema-invalid, by the throw), a string one's comment is
+ * removed, and any other comment in the code fails the compile: closed, not
+ * open, should ajv write more of them.
  */
 const CODE_SCAN =
-  /"(?:[^"\\]|\\.)*"|\/\*# sourceURL="(?:[^"\\]|\\.)*" \*\/|vErrors = vErrors === null \? ([\w$.]+\.errors) : vErrors\.concat\(\1\);/g;
+  /"(?:[^"\\]|\\.)*"|\/\*# sourceURL="(?:[^"\\]|\\.)*" \*\/|\/\*|vErrors = vErrors === null \? ([\w$.]+\.errors) : vErrors\.concat\(\1\);/g;
 
-function appendErrorsInPlace(code: string): string {
-  return code.replace(CODE_SCAN, (token: string, errors: string | undefined) =>
-    errors !== undefined
-      ? `if(vErrors === null){vErrors = ${errors};}else{const e$ = ${errors};for(let i$ = 0; i$ < e$.length; i$++)vErrors.push(e$[i$]);}`
-      : token.charCodeAt(0) === 34
-        ? token
-        : "",
-  );
+function appendErrorsInPlace(code: string, env?: { readonly schema?: unknown }): string {
+  const schema = env?.schema;
+  const id =
+    typeof schema === "object" && schema !== null ? (schema as { $id?: unknown }).$id : undefined;
+  if (id !== undefined && typeof id !== "string") throw new Error("an $id that is not a string");
+  return code.replace(CODE_SCAN, (token: string, errors: string | undefined) => {
+    if (errors !== undefined)
+      return `if(vErrors === null){vErrors = ${errors};}else{const e$ = ${errors};for(let i$ = 0; i$ < e$.length; i$++)vErrors.push(e$[i$]);}`;
+    if (token.charCodeAt(0) === 34) return token;
+    if (token.length > 2) return "";
+    throw new Error("a comment in the generated code");
+  });
 }
 
 const metaOptions: Options = {
