@@ -297,6 +297,25 @@ describe("repairArguments: a $ref into a name only Object.prototype has is dangl
     ["./__proto__"],
     ["urn:x/constructor#/a"],
   ];
+  // Data under an unknown keyword is data: compiled as a schema it had no cost keyword, and
+  // a chain of refs through it doubled per level outside the budget (22 levels: 4 s).
+  test("a $ref into data under an unknown keyword is refused, its refs never followed", () => {
+    const defs: Record<string, unknown> = { d30: { type: "integer" } };
+    for (let i = 0; i < 30; i++) {
+      const next = { $ref: `#/x/default/d${i + 1}` };
+      defs[`d${i}`] = { allOf: [next, next] };
+    }
+    for (const keyword of ["default", "examples", "const", "enum"]) {
+      const schema = {
+        type: "object",
+        properties: { a: { $ref: `#/x/${keyword}/d0` } },
+        x: { [keyword]: defs },
+      };
+      const r = timed(() => repairArguments('{"a":"s"}', schema as JsonSchema));
+      expect(r.result).toEqual({ ok: false, issues: [{ path: "", keyword: "schema-invalid" }] });
+      expect(r.ms).toBeLessThan(BOUND.fast); // a hang guard, not a speed check
+    }
+  });
   test.each(rows)("%s → schema-invalid", (ref, definitions) => {
     const schema = { type: "object", properties: { x: { $ref: ref } }, definitions, allOf: [{}] };
     expect(repairArguments('{"x":"not a number"}', schema as JsonSchema)).toEqual({

@@ -554,8 +554,9 @@ function isPlainObject(v: unknown): v is object {
 /**
  * False when a `$ref`'s JSON Pointer fragment leads into a data keyword or
  * stops at a map of schemas: ajv would compile data as a schema there, which
- * carries no cost keyword. Anchors, other URIs and pointers through unknown
- * keywords are left to ajv.
+ * carries no cost keyword. Below an unknown keyword (whose value is copied as
+ * a schema) the pointer is checked as below any schema; anchors and other URIs
+ * are left to ajv.
  */
 export function pointsAtSchema(ref: string): boolean {
   const hash = ref.indexOf("#");
@@ -590,7 +591,9 @@ export function pointsAtSchema(ref: string): boolean {
     if (schemaMaps.has(segment)) state = "map";
     else if (segment === "items") state = "items";
     else if (schemaLists.has(segment)) state = "list";
-    else if (!schemaValued.has(segment)) return true; // an unknown keyword: anything below is read as a schema
+    // An unknown keyword's object or list is copied as a schema (or a list of
+    // them), whose data keywords are data still: keep checking below it.
+    else if (!schemaValued.has(segment)) state = "items";
   }
   return state === "schema" || state === "items";
 }
