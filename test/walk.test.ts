@@ -24,7 +24,7 @@ import {
   walkValue,
 } from "../src/schema/walk.js";
 import { structMessageFromJson } from "../src/struct/from-json.js";
-import { PlainProbe } from "../src/struct/object-probes.js";
+import { MemberProbe } from "../src/struct/object-probes.js";
 import { inspectNumbers, structToJson } from "../src/struct/to-json.js";
 import { PlanReader } from "../src/struct/writer-plan.js";
 import { expectStructJsonError } from "./hostile-helpers.js";
@@ -406,7 +406,7 @@ describe("budget", () => {
     const note = () => {};
     const root = rootNode(SCHEMA);
     const value = JSON.parse(TEXT) as JsonObject;
-    const scope = r.objectScope(root, new PlainProbe(value), note);
+    const scope = r.objectScope(root, new MemberProbe(value, false), note);
     r.numberReading(scope.child("id"), 5, note);
     r.numberReading(scope.child("price"), 2, note);
     const tags: SchemaNode = scope.child("tags");
@@ -415,7 +415,11 @@ describe("budget", () => {
     r.numberReading(tagScope.child(1), 2.5, note);
     r.numberReading(scope.child("ref"), 7, note);
     const inner = scope.child("inner");
-    const innerScope = r.objectScope(inner, new PlainProbe(value.inner as JsonObject), note);
+    const innerScope = r.objectScope(
+      inner,
+      new MemberProbe(value.inner as JsonObject, false),
+      note,
+    );
     r.numberReading(innerScope.child("n"), 3, note);
     innerScope.child("s");
     innerScope.child("b");

@@ -23,7 +23,7 @@ import {
   DESCRIBING_KEYWORDS,
   hasAnyKeyword,
   IN_PLACE_KEYWORDS,
-  KEYWORDS,
+  keywordNames,
   ownBranchChecks,
   REFERENCE_KEYWORDS,
 } from "./vocabulary.js";
@@ -313,21 +313,21 @@ export function conjunctsOf(s: SchemaObjectNode): readonly (NodeBase | typeof UN
 
 const NONE: never[] = [];
 /** `allOf`: in-place applicators whose value is a list of subschemas. */
-const IN_PLACE_LIST_KEYWORDS = KEYWORDS.filter(
+const IN_PLACE_LIST_KEYWORDS = keywordNames(
   (k) => k.subschemas?.applies === "in-place" && k.subschemas.shape === "list",
-).map((k) => k.name);
+);
 /** `anyOf`, `oneOf`: alternatives a value may set aside. */
-const SELECTABLE_KEYWORDS = KEYWORDS.filter(
+const SELECTABLE_KEYWORDS = keywordNames(
   (k) => k.subschemas?.applies === "alternatives" && k.selectable === true,
-).map((k) => k.name);
+);
 
 /** `dependentSchemas`, `dependencies`: alternatives keyed by a member's name. */
-const DEPENDENT_KEYWORDS = KEYWORDS.filter(
+const DEPENDENT_KEYWORDS = keywordNames(
   (k) =>
     k.subschemas?.applies === "alternatives" &&
     k.subschemas.shape === "map" &&
     k.selectable === false,
-).map((k) => k.name);
+);
 
 /** anyOf, oneOf, if's then/else and dependent schemas of one schema object (memoized). */
 export function disjunctionsOf(s: SchemaObjectNode): readonly Disjunction[] {
@@ -344,7 +344,7 @@ export function disjunctionsOf(s: SchemaObjectNode): readonly Disjunction[] {
     const branches: NodeBase[] = [];
     const raws: unknown[] = [];
     for (const item of list) {
-      const n = s.doc!.nodeFor(item, s.base);
+      const n = doc.nodeFor(item, s.base);
       if (n === undefined) continue;
       branches.push(n);
       raws.push(item);

@@ -63,45 +63,32 @@ export function or(parts: readonly Predicate[]): Predicate {
   return combine("or", parts);
 }
 
-/** Evaluates an object predicate against the value's probe. */
-export function evalObject(p: Predicate, probe: ObjectProbe): boolean {
+/**
+ * Evaluates an object predicate against the value's probe. One function for
+ * both kinds: a member's `test` (a value predicate: and/or of `in`) is
+ * evaluated with the member's primitive as `v` (`undefined`: some container);
+ * object predicates hold no `in` of their own, value predicates no member test.
+ */
+export function evalObject(p: Predicate, probe: ObjectProbe, v?: Primitive): boolean {
   if (typeof p === "boolean") return p;
   switch (p.t) {
     case "and":
-      for (const x of p.items) if (!evalObject(x, probe)) return false;
+      for (const x of p.items) if (!evalObject(x, probe, v)) return false;
       return true;
     case "or":
-      for (const x of p.items) if (evalObject(x, probe)) return true;
+      for (const x of p.items) if (evalObject(x, probe, v)) return true;
       return false;
     case "has":
       return probe.has(p.key);
     case "member":
-      return !probe.has(p.key) || evalValue(p.test, probe.primitive(p.key));
+      return !probe.has(p.key) || evalObject(p.test, probe, probe.primitive(p.key));
     case "disc": {
-      const v = probe.primitive(p.key);
-      if (typeof v !== "string") return true;
-      return p.mappingKeys.has(v) ? p.mapped.has(v) : p.name === v;
+      const s = probe.primitive(p.key);
+      if (typeof s !== "string") return true;
+      return p.mappingKeys.has(s) ? p.mapped.has(s) : p.name === s;
     }
     default:
-      return true;
-  }
-}
-
-/** Evaluates a value predicate; `undefined` stands for some container (object or array). */
-export function evalValue(p: Predicate, v: Primitive | undefined): boolean {
-  if (typeof p === "boolean") return p;
-  switch (p.t) {
-    case "and":
-      for (const x of p.items) if (!evalValue(x, v)) return false;
-      return true;
-    case "or":
-      for (const x of p.items) if (evalValue(x, v)) return true;
-      return false;
-    case "in":
-      if (v === undefined) return p.containers;
-      return p.values.has(v);
-    default:
-      return true;
+      return v === undefined ? p.containers : p.values.has(v);
   }
 }
 

@@ -209,8 +209,7 @@ export function resolveDynamicRef(
 ): RefTarget | undefined {
   const t = resolveRef(root, index, ref, base);
   if (t === undefined || !isRecord(t.raw)) return t;
-  const hash = ref.indexOf("#");
-  const name = hash < 0 ? "" : decodeFragment(ref.slice(hash));
+  const name = fragmentOf(ref);
   if (name === undefined || name === "" || name[0] === "/") return t;
   if (ownKeyword(t.raw, "$dynamicAnchor") !== name) return t;
   return index().dynamicAnchors.get(`${root.base}#${name}`) ?? t;

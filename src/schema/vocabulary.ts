@@ -57,7 +57,7 @@ export interface KeywordDefinition {
   readonly name: string;
   readonly subschemas?: { readonly shape: SubschemaShape; readonly applies: Application };
   /** Alternatives only: whether branches a value cannot match may be set aside (anyOf, oneOf: yes; if: no). */
-  readonly selectable?: boolean;
+  readonly selectable?: boolean | undefined;
   /** What the keyword's value says about a number: a whole one, or not (`whole`). */
   readonly reading?: (value: unknown, whole: boolean) => Reading;
   /** What an object value must satisfy. */
@@ -168,9 +168,15 @@ function discriminatorCheck(value: unknown, branch: unknown): Predicate {
   return { t: "disc", key: propertyName, mappingKeys, mapped, name, size: 1 };
 }
 
-const schema = (applies: Application) => ({ shape: "schema", applies }) as const;
-const list = (applies: Application) => ({ shape: "list", applies }) as const;
-const map = (applies: Application) => ({ shape: "map", applies }) as const;
+/** Keywords (space-separated `names`) that only have subschemas, all of one shape, applied alike. */
+function applicators(
+  names: string,
+  shape: SubschemaShape,
+  applies: Application,
+  selectable?: boolean,
+): KeywordDefinition[] {
+  return names.split(" ").map((name) => ({ name, subschemas: { shape, applies }, selectable }));
+}
 
 /** The table. */
 export const KEYWORDS: readonly KeywordDefinition[] = [
@@ -225,7 +231,7 @@ export const KEYWORDS: readonly KeywordDefinition[] = [
   },
   {
     name: "properties",
-    subschemas: map("members"),
+    subschemas: { shape: "map", applies: "members" },
     // Discriminated unions: a member whose subschema requires a `const`/`enum`.
     objectCheck: (value, context) => {
       if (!isRecord(value)) return true;
@@ -237,68 +243,51 @@ export const KEYWORDS: readonly KeywordDefinition[] = [
       return and(parts);
     },
   },
-  { name: "patternProperties", subschemas: map("members") },
-  { name: "additionalProperties", subschemas: schema("members") },
-  { name: "unevaluatedProperties", subschemas: schema("members") },
-  { name: "additionalItems", subschemas: schema("elements") },
-  { name: "unevaluatedItems", subschemas: schema("elements") },
-  { name: "contains", subschemas: schema("none") },
-  { name: "not", subschemas: schema("none") },
+  ...applicators("patternProperties", "map", "members"),
+  ...applicators("additionalProperties unevaluatedProperties", "schema", "members"),
+  ...applicators("additionalItems unevaluatedItems", "schema", "elements"),
+  ...applicators("contains not", "schema", "none"),
   // `if` chooses between then/else (an absent one is `true`): by an object value's members where
   // its branch predicate decides it (./object-info.ts), else both are the alternatives.
-  { name: "if", subschemas: schema("alternatives"), selectable: false },
-  { name: "then", subschemas: schema("none") },
-  { name: "else", subschemas: schema("none") },
-  { name: "propertyNames", subschemas: schema("none") },
-  { name: "contentSchema", subschemas: schema("none") },
-  { name: "allOf", subschemas: list("in-place") },
-  { name: "anyOf", subschemas: list("alternatives"), selectable: true },
-  { name: "oneOf", subschemas: list("alternatives"), selectable: true },
-  { name: "prefixItems", subschemas: list("elements") },
-  {
-    name: "items",
-    subschemas: { shape: "schema-or-list", applies: "elements" },
-  },
-  { name: "$ref", subschemas: schema("in-place") },
-  { name: "$dynamicRef", subschemas: schema("in-place") },
-  { name: "$recursiveRef", subschemas: schema("in-place") },
+  ...applicators("if", "schema", "alternatives", false),
+  ...applicators("then else propertyNames contentSchema", "schema", "none"),
+  ...applicators("allOf", "list", "in-place"),
+  ...applicators("anyOf oneOf", "list", "alternatives", true),
+  ...applicators("prefixItems", "list", "elements"),
+  ...applicators("items", "schema-or-list", "elements"),
+  ...applicators("$ref $dynamicRef $recursiveRef", "schema", "in-place"),
   { name: "discriminator", branchCheck: discriminatorCheck },
-  { name: "$defs", subschemas: map("none") },
-  { name: "definitions", subschemas: map("none") },
+  ...applicators("$defs definitions", "map", "none"),
   // A dependent schema applies in place to an object that has its key: chosen by the key's presence.
-  { name: "dependentSchemas", subschemas: map("alternatives"), selectable: false },
-  {
-    name: "dependencies",
-    subschemas: map("alternatives"),
-    selectable: false,
-  },
+  ...applicators("dependentSchemas dependencies", "map", "alternatives", false),
 ];
 
-function names(keep: (k: KeywordDefinition) => boolean): readonly string[] {
+/** The names of the keywords `keep` accepts, in the table's order. */
+export function keywordNames(keep: (k: KeywordDefinition) => boolean): readonly string[] {
   return KEYWORDS.filter(keep).map((k) => k.name);
 }
 
 /** Keywords whose presence means a schema object says something about numbers at or below it. */
-export const DESCRIBING_KEYWORDS = names(
+export const DESCRIBING_KEYWORDS = keywordNames(
   (k) => k.reading !== undefined || (k.subschemas !== undefined && k.subschemas.applies !== "none"),
 );
 /** In-place applicators whose value is a reference (resolved, not walked). */
-export const REFERENCE_KEYWORDS = names(
+export const REFERENCE_KEYWORDS = keywordNames(
   (k) => k.subschemas?.applies === "in-place" && k.name.startsWith("$"),
 );
 /** In-place applicators: every subschema applies at the same position. */
-export const IN_PLACE_KEYWORDS = names((k) => k.subschemas?.applies === "in-place");
+export const IN_PLACE_KEYWORDS = keywordNames((k) => k.subschemas?.applies === "in-place");
 /** Alternatives: one subschema applies at the same position. */
-export const ALTERNATIVE_KEYWORDS = names((k) => k.subschemas?.applies === "alternatives");
+export const ALTERNATIVE_KEYWORDS = keywordNames((k) => k.subschemas?.applies === "alternatives");
 /** Keywords through which a member's subschema can require a value (its own check, or an applicator). */
-export const VALUE_CHECK_KEYWORDS = names(
+export const VALUE_CHECK_KEYWORDS = keywordNames(
   (k) =>
     k.valueCheck !== undefined ||
     k.subschemas?.applies === "in-place" ||
     (k.subschemas?.applies === "alternatives" && k.selectable === true),
 );
 function walked(shapes: readonly SubschemaShape[]): readonly string[] {
-  return names(
+  return keywordNames(
     (k) =>
       k.subschemas !== undefined &&
       shapes.includes(k.subschemas.shape) &&
@@ -332,33 +321,34 @@ export function ownReading(raw: JsonSchemaObject, whole: boolean): Reading {
   return r;
 }
 
+/** The conjunction of what each of `keywords` that is the schema object's own property says (`check`). */
+function ownChecks(
+  raw: JsonSchemaObject,
+  keywords: readonly KeywordDefinition[],
+  check: (k: KeywordDefinition, value: unknown) => Predicate,
+): Predicate {
+  const parts: Predicate[] = [];
+  for (const k of keywords) if (hasMember(raw, k.name)) parts.push(check(k, raw[k.name]));
+  return and(parts);
+}
+
 /** What one schema object's own keywords require of an object value. */
 export function ownObjectCheck(raw: JsonSchemaObject, context: CheckContext): Predicate {
-  const parts: Predicate[] = [];
-  for (const k of OBJECT_CHECK_KEYWORDS) {
-    if (hasMember(raw, k.name)) parts.push(k.objectCheck!(raw[k.name], context));
-  }
-  return and(parts);
+  return ownChecks(raw, OBJECT_CHECK_KEYWORDS, (k, v) => k.objectCheck!(v, context));
 }
 
 /** What one schema object's own keywords require of a member's primitive value. */
 export function ownValueCheck(raw: JsonSchemaObject): Predicate {
-  const parts: Predicate[] = [];
-  for (const k of VALUE_CHECKS) if (hasMember(raw, k.name)) parts.push(k.valueCheck!(raw[k.name]));
-  return and(parts);
+  return ownChecks(raw, VALUE_CHECKS, (k, v) => k.valueCheck!(v));
 }
 
 const BRANCH_CHECK_KEYWORDS = KEYWORDS.filter((k) => k.branchCheck !== undefined);
 
 /** Per branch of one schema object's selectable alternatives: what its own keywords require of an object value. */
 export function ownBranchChecks(raw: JsonSchemaObject, branches: readonly unknown[]): Predicate[] {
-  return branches.map((branch) => {
-    const parts: Predicate[] = [];
-    for (const k of BRANCH_CHECK_KEYWORDS) {
-      if (hasMember(raw, k.name)) parts.push(k.branchCheck!(raw[k.name], branch));
-    }
-    return and(parts);
-  });
+  return branches.map((branch) =>
+    ownChecks(raw, BRANCH_CHECK_KEYWORDS, (k, v) => k.branchCheck!(v, branch)),
+  );
 }
 
 /** Whether an array value can satisfy one schema object's own keywords. */

@@ -26,8 +26,8 @@ import type { DiagnosticCode } from "../diagnostics.js";
 import { StructJsonError } from "../errors.js";
 import { pointerFrom } from "../json-pointer.js";
 import type { PatternEngine } from "../patterns/engine.js";
-import { isObjectData } from "../struct/object-data.js";
-import { MessageProbe, PlainProbe } from "../struct/object-probes.js";
+import { isDataObject, isObjectData } from "../struct/object-data.js";
+import { MemberProbe } from "../struct/object-probes.js";
 import { type CompiledSchema, rootNode } from "./compile-schema.js";
 import type { JsonSchema } from "./json-schema.js";
 import { SchemaReader } from "./reader.js";
@@ -247,48 +247,34 @@ class Walk {
       if (this.options.deeper === "skip") return;
       this.fail("recursion-limit", `nesting deeper than recursionLimit ${limit}`);
     }
-    let frame: Frame;
+    let keys: string[] | undefined;
+    let scope: ObjectScope | ArrayScope | undefined;
     if (array) {
-      const items = container as readonly unknown[];
-      const n = items.length;
+      const n = (container as readonly unknown[]).length;
       this.visitor.enterArray(n, level);
       // Before the index is pushed: the scope's notes are about the array itself.
-      const scope = at.isUnknown ? undefined : this.source.arrayScope(at, n, this.note);
-      frame = {
-        source: items,
-        keys: undefined,
-        length: n,
-        node: at,
-        scope,
-        depth: level,
-        only,
-        next: 0,
-      };
+      scope = at.isUnknown ? undefined : this.source.arrayScope(at, n, this.note);
     } else {
-      const fields = container as Record<string, unknown>;
-      const keys = Object.keys(fields);
+      keys = Object.keys(container);
       this.visitor.enterObject(keys, level);
-      const scope = at.isUnknown
+      scope = at.isUnknown
         ? undefined
         : this.source.objectScope(
             at,
-            this.options.message
-              ? new MessageProbe(fields as Record<string, Value>)
-              : new PlainProbe(fields as Record<string, JsonValue>),
+            new MemberProbe(container as Record<string, unknown>, this.options.message),
             this.note,
           );
-      frame = {
-        source: fields,
-        keys,
-        length: keys.length,
-        node: at,
-        scope,
-        depth: level,
-        only,
-        next: 0,
-      };
     }
-    this.frames.push(frame);
+    this.frames.push({
+      source: container,
+      keys,
+      length: (keys ?? (container as readonly unknown[])).length,
+      node: at,
+      scope,
+      depth: level,
+      only,
+      next: 0,
+    });
     this.path.push(0);
   }
 
@@ -357,12 +343,7 @@ class Walk {
         return;
       case "structValue": {
         const fields = (kind.value as Partial<Struct> | undefined)?.fields;
-        if (
-          typeof fields !== "object" ||
-          fields === null ||
-          Array.isArray(fields) ||
-          !isObjectData(fields)
-        ) {
+        if (!isDataObject(fields)) {
           this.fail("message-invalid", "a struct_value is not a google.protobuf.Struct");
         }
         this.open(fields, false, at, level, only);

@@ -21,3 +21,8 @@ export function isObjectData(o: object): boolean {
   const p: unknown = Object.getPrototypeOf(o);
   return p === OBJECT_PROTOTYPE || p === null || objectTag.call(o) === "[object Object]";
 }
+
+/** True when `x` is a JSON object's data: a non-null, non-array object as {@link isObjectData} says. */
+export function isDataObject(x: unknown): x is Record<string, unknown> {
+  return typeof x === "object" && x !== null && !Array.isArray(x) && isObjectData(x);
+}

@@ -1,29 +1,25 @@
 // What the schema reader may ask of an object value while choosing among
 // anyOf/oneOf branches, for both forms a Struct takes in protobuf-es.
 
-import type { JsonObject } from "@bufbuild/protobuf";
 import type { Value } from "@bufbuild/protobuf/wkt";
 import type { ObjectProbe } from "../schema/index.js";
 
-/** Probes a Struct message's fields. */
-export class MessageProbe implements ObjectProbe {
-  constructor(private readonly fields: Record<string, Value>) {}
+/**
+ * Probes an object's members in either form (`msg`: a Struct message's fields,
+ * else the JsonObject form: protobuf-es's Struct fields, parsed raw text).
+ */
+export class MemberProbe implements ObjectProbe {
+  constructor(
+    private readonly fields: Record<string, unknown>,
+    private readonly msg: boolean,
+  ) {}
   has(key: string): boolean {
     return Object.hasOwn(this.fields, key);
   }
   primitive(key: string): string | number | boolean | null | undefined {
-    return Object.hasOwn(this.fields, key) ? messagePrimitive(this.fields[key]) : undefined;
-  }
-}
-
-/** Probes the JsonObject form (protobuf-es's Struct fields, parsed raw text). */
-export class PlainProbe implements ObjectProbe {
-  constructor(private readonly object: JsonObject) {}
-  has(key: string): boolean {
-    return Object.hasOwn(this.object, key);
-  }
-  primitive(key: string): string | number | boolean | null | undefined {
-    return Object.hasOwn(this.object, key) ? plainPrimitive(this.object[key]) : undefined;
+    return Object.hasOwn(this.fields, key)
+      ? memberPrimitive(this.fields[key], this.msg)
+      : undefined;
   }
 }
 

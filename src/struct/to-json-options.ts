@@ -11,7 +11,7 @@ import { checkFunction, checkLimit, checkOneOf, invalidOption, makeOptions } fro
 import type { PatternEngine } from "../patterns/engine.js";
 import type { CompiledSchema } from "../schema/index.js";
 import type { JsonSchema } from "../schema/json-schema.js";
-import { isObjectData } from "./object-data.js";
+import { isDataObject } from "./object-data.js";
 
 /**
  * Options of {@link structToJson}, {@link structMessageToJson} and
@@ -87,7 +87,7 @@ export type SchemaArg = JsonSchema | CompiledSchema | null | undefined;
 
 /** Throws `not-an-object` unless `x` is a (non-array) object that holds its data as members (./object-data.ts). */
 export function checkJsonObject(x: unknown): asserts x is JsonObject {
-  if (typeof x !== "object" || x === null || Array.isArray(x) || !isObjectData(x)) {
+  if (!isDataObject(x)) {
     throw new StructJsonError("not-an-object", "", "the arguments must be a JSON object");
   }
 }

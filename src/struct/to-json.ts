@@ -28,7 +28,7 @@ import type { Struct } from "@bufbuild/protobuf/wkt";
 import { StructJsonError } from "../errors.js";
 import { rootNode, type SchemaNode } from "../schema/index.js";
 import { objectExactTexts, writeJsonText } from "./json-text-writer.js";
-import { isObjectData } from "./object-data.js";
+import { isDataObject } from "./object-data.js";
 import {
   checkJsonObject,
   indentString,
@@ -93,11 +93,7 @@ function isStructMessage(x: unknown): x is Struct {
   // Fields that are an object: `x` is an object (primitives have none).
   const fields = (x as { fields?: unknown } | null)?.fields;
   return (
-    typeof fields === "object" &&
-    fields !== null &&
-    !Array.isArray(fields) &&
-    isObjectData(fields) &&
-    (x as { $typeName?: unknown }).$typeName === "google.protobuf.Struct"
+    isDataObject(fields) && (x as { $typeName?: unknown }).$typeName === "google.protobuf.Struct"
   );
 }
 

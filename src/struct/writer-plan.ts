@@ -132,7 +132,8 @@ export class NodePlan implements SchemaNode {
 }
 
 const noNote: NoteSink = () => {};
-const noProbe: ObjectProbe = { has: () => false, primitive: () => undefined };
+/** A probe of no content: a static member table does not look at the object. */
+export const NO_MEMBERS: ObjectProbe = { has: () => false, primitive: () => undefined };
 
 /** Plans by pattern engine (member answers depend on it), then by schema node. */
 const plansByEngine = new WeakMap<object, WeakMap<SchemaNode, NodePlan>>();
@@ -216,14 +217,12 @@ export class PlanReader implements SchemaSource {
   }
 
   private own(): SchemaReader {
-    this.reader ??= new SchemaReader({ patterns: this.patterns });
+    this.reader ??= this.fresh();
     return this.reader;
   }
 
   private check(): void {
-    if (this.spent + (this.reader === undefined ? 0 : this.reader.units) > CALL_BUDGET) {
-      throw PLAN_OVER_BUDGET;
-    }
+    if (this.units > CALL_BUDGET) throw PLAN_OVER_BUDGET;
   }
 
   /** Charges `a`'s cost if this call has not paid for it yet, and replays its notes. */
@@ -341,9 +340,10 @@ export class PlanReader implements SchemaSource {
   private planObject(node: SchemaNode): ObjectAnswer {
     const r = this.fresh();
     const notes: SchemaNote[] = [];
-    r.objectScope(node, noProbe, (n) => notes.push(n));
-    const info = emptyContainer(node) ? undefined : sharedAnswer<ObjectInfo>(node, "o");
-    const scope = emptyContainer(node)
+    r.objectScope(node, NO_MEMBERS, (n) => notes.push(n));
+    const empty = emptyContainer(node);
+    const info = empty ? undefined : sharedAnswer<ObjectInfo>(node, "o");
+    const scope = empty
       ? SCOPE_EMPTY
       : info === undefined
         ? SCOPE_ENGINE

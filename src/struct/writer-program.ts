@@ -28,8 +28,6 @@
 // does); below it, no call can run out of budget, and every answer is the
 // engine's (see ./writer-plan.ts).
 
-import type { JsonObject } from "@bufbuild/protobuf";
-import type { Value } from "@bufbuild/protobuf/wkt";
 import type { DiagnosticCode } from "../diagnostics.js";
 import type { PatternEngine } from "../patterns/engine.js";
 import {
@@ -42,9 +40,10 @@ import { type ProbeKeys, probeSignature } from "../schema/object-info.js";
 import { jsonString } from "./exact-number-text.js";
 import { numberOutput, numberText, plainNumberText } from "./number-output.js";
 import { isObjectData } from "./object-data.js";
-import { MessageProbe, memberPrimitive, PlainProbe } from "./object-probes.js";
+import { MemberProbe, memberPrimitive } from "./object-probes.js";
 import {
   MAX_PLAN_VIEWS,
+  NO_MEMBERS,
   type NodePlan,
   PLAN_OVER_BUDGET,
   PlanReader,
@@ -224,9 +223,7 @@ function otherContent(
   msg: boolean,
   patterns: PatternEngine | undefined,
 ): ViewContent {
-  const probe = msg
-    ? new MessageProbe(fields as Record<string, Value>)
-    : new PlainProbe(fields as JsonObject);
+  const probe = new MemberProbe(fields, msg);
   const signature = probeSignature(views, probe);
   let c = views.contents.get(signature);
   if (c === undefined) {
@@ -442,9 +439,6 @@ function emptyNode(id: number, node: SchemaNode): ProgramNode {
     node,
   };
 }
-
-/** A probe of no content: a static member table does not look at the object. */
-const NO_MEMBERS = { has: () => false, primitive: () => undefined };
 
 /** A key `named` does not hold, to ask for the child every such key shares. */
 function unnamedKey(named: ReadonlySet<string>): string {

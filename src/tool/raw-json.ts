@@ -9,7 +9,7 @@ import type { PatternEngine } from "../patterns/engine.js";
 import { type CompiledSchema, type PathTree, walkNumbers } from "../schema/index.js";
 import type { JsonSchema } from "../schema/json-schema.js";
 import { isWholeWithFraction } from "../struct/number-text.js";
-import { isObjectData } from "../struct/object-data.js";
+import { isDataObject } from "../struct/object-data.js";
 import {
   type JsonArraySpan,
   type JsonObjectSpan,
@@ -401,7 +401,7 @@ function open(
     return true;
   }
   // A Date or a Map lists no members: it would agree with `{}`.
-  if (Array.isArray(struct) || !isObjectData(struct)) return false;
+  if (!isDataObject(struct)) return false;
   const keys = Object.keys(raw);
   const structObject = struct as JsonObject;
   stack.push({ raw: raw as JsonObject, struct: structObject, keys, next: 0 });
