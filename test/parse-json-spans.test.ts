@@ -3,10 +3,12 @@
 
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
+import { isWholeWithFraction } from "../src/struct/number-text.js";
 import {
   type JsonSpanNode,
   parseJsonSpans,
   parseJsonText,
+  scanJsonText,
   spanAt,
 } from "../src/struct/parse-json.js";
 
@@ -107,6 +109,66 @@ describe("parseJsonSpans", () => {
         if (verdict === "ok") checkSpans(text, parseJsonSpans(text, 100));
       }),
       { seed: 14, numRuns: 500 },
+    );
+  });
+});
+
+/** What scanJsonText should tell of a text, from its spans: containers, and numbers written with a fraction or exponent. */
+function spanEvents(node: JsonSpanNode, path: (string | number)[], out: string[]): string[] {
+  if (node.kind === "object" || node.kind === "array") {
+    out.push(`open ${JSON.stringify(path)}`);
+    if (node.kind === "object") {
+      for (const m of node.members) spanEvents(m.value, [...path, m.key], out);
+    } else {
+      for (let i = 0; i < node.items.length; i++) spanEvents(node.items[i]!, [...path, i], out);
+    }
+    out.push("close");
+  } else if (node.kind === "number" && /[.eE]/.test(node.text)) {
+    out.push(`${JSON.stringify(path)} ${isWholeWithFraction(node.text, +node.text, false)}`);
+  }
+  return out;
+}
+
+function scanEvents(text: string): string[] {
+  const out: string[] = [];
+  scanJsonText(text, {
+    open: (tokens) => out.push(`open ${JSON.stringify(tokens)}`),
+    close: () => out.push("close"),
+    wholeWithFraction: (tokens) => out.push(`${JSON.stringify(tokens)} true`),
+    notWhole: (tokens) => out.push(`${JSON.stringify(tokens)} false`),
+  });
+  return out;
+}
+
+describe("scanJsonText", () => {
+  test("containers and fractions of a text with whitespace, escapes and empty containers", () => {
+    const text =
+      ' { "a\\u0041" : [ 1.0 , {} , [ ] , 2 , "x\\"" , true , 5e-1 ] ,"\\ud83d\\ude00":{"z":-0.0e3}} ';
+    const events = scanEvents(text);
+    expect(events).toEqual(spanEvents(parseJsonSpans(text, 100), [], []));
+    expect(events).toEqual([
+      "open []",
+      'open ["aA"]',
+      '["aA",0] true',
+      'open ["aA",1]',
+      "close",
+      'open ["aA",2]',
+      "close",
+      '["aA",6] false',
+      "close",
+      `open ${JSON.stringify(["\u{1F600}"])}`,
+      `${JSON.stringify(["\u{1F600}", "z"])} true`,
+      "close",
+      "close",
+    ]);
+  });
+
+  test("property: what the text's spans say, in the text's order", () => {
+    fc.assert(
+      fc.property(fc.json(), (text) => {
+        expect(scanEvents(text)).toEqual(spanEvents(parseJsonSpans(text, 1000), [], []));
+      }),
+      { seed: 15, numRuns: 500 },
     );
   });
 });

@@ -8,16 +8,8 @@ import { pointerFrom } from "../json-pointer.js";
 import type { PatternEngine } from "../patterns/engine.js";
 import { type CompiledSchema, type PathTree, walkNumbers } from "../schema/index.js";
 import type { JsonSchema } from "../schema/json-schema.js";
-import { isWholeWithFraction } from "../struct/number-text.js";
 import { isDataObject } from "../struct/object-data.js";
-import {
-  type JsonArraySpan,
-  type JsonObjectSpan,
-  type JsonSpanNode,
-  type ParseListener,
-  parseJsonObjectText,
-  parseJsonSpans,
-} from "../struct/parse-json.js";
+import { type ParseListener, parseJsonObjectText, scanJsonText } from "../struct/parse-json.js";
 
 /** How a receiver treats a raw JSON text carried beside the Struct. */
 export type RawJsonMode = "verify" | "trust" | "ignore";
@@ -77,7 +69,7 @@ export function verifyRawJson(
   }
   if (search === undefined) return true;
   if (search.tooMany) {
-    reportFromSpans(raw, parsed, schema!, recursionLimit, onDiagnostic, patterns);
+    reportFromText(raw, parsed, schema!, recursionLimit, onDiagnostic, patterns);
     return true;
   }
   const { only, branches, keys } = search;
@@ -110,7 +102,7 @@ class FractionSearch implements ParseListener {
   readonly only: PathTree = new Map();
   readonly branches: PathTree[] = [];
   readonly keys: (string | number)[] = [];
-  /** Past the budget: no branch is kept, the numbers are found again from the text's spans. */
+  /** Past the budget: no branch is kept, the numbers are found again by a scan of the text. */
   tooMany = false;
   /** The last path's tokens but its last, and the branches along them (`chain[k]`: after k tokens). */
   private readonly lastTokens: (string | number)[] = [];
@@ -121,7 +113,7 @@ class FractionSearch implements ParseListener {
    * cost count × depth (200 times the text at the default recursionLimit,
    * quadratic with a raised one: a 30 KB text held 200 MB). Branches are
    * found while their depths add up to the text's length at most; past that,
-   * the numbers are found again from the text's spans (linear).
+   * the numbers are found again by a scan of the text (linear).
    */
   constructor(private budget: number) {}
 
@@ -233,11 +225,11 @@ function markIntegers(
 /**
  * The integer diagnostics in the text's order, for a text with more numbers
  * written with a fraction or exponent deep down than paths fit in its
- * length: the walk's `only` tree is built from the text's spans with each
+ * length: the walk's `only` tree is built from a scan of the text with each
  * container's branch made once, and a pointer is made only for a diagnostic
  * reported. Linear in the text (plus the diagnostics' own paths).
  */
-function reportFromSpans(
+function reportFromText(
   raw: string,
   parsed: JsonObject,
   schema: JsonSchema | CompiledSchema,
@@ -245,10 +237,8 @@ function reportFromSpans(
   onDiagnostic: DiagnosticHandler,
   patterns: PatternEngine | undefined,
 ): void {
-  // The text was just read with these limits: this reading cannot fail.
-  const root = parseJsonSpans(raw, recursionLimit);
   const only: PathTree = new Map();
-  forEachFraction(root, only, (frames, tokens, whole) => {
+  forEachFraction(raw, only, (frames, tokens, whole) => {
     let j = frames.length - 1;
     while (frames[j]!.tree === undefined) j--;
     for (let l = j + 1; l < frames.length; l++) {
@@ -260,17 +250,15 @@ function reportFromSpans(
   });
   const found = markIntegers(parsed, schema, only, recursionLimit, patterns, onDiagnostic);
   if (found.size === 0) return;
-  forEachFraction(root, only, (frames, tokens) => {
+  forEachFraction(raw, only, (frames, tokens) => {
     const leaf = frames[frames.length - 1]!.tree?.get(tokens[tokens.length - 1]!);
     const d = leaf === undefined ? undefined : found.get(leaf);
     if (d !== undefined) onDiagnostic(d);
   });
 }
 
-/** An object or array of the spans being walked; `tree`: its branch of the `only` tree, if made. */
-interface SpanFrame {
-  readonly node: JsonObjectSpan | JsonArraySpan;
-  next: number;
+/** An open object or array of the text; `tree`: its branch of the `only` tree, if made. */
+interface TextFrame {
   tree: PathTree | undefined;
 }
 
@@ -279,46 +267,30 @@ interface SpanFrame {
  * parser's `wholeWithFraction` and `notWhole` report them, `whole` telling
  * which), in the text's order, with the open containers and the path. Each
  * container's `tree` is its branch of `tree` (the top-level object's is
- * `tree` itself), when there is one. Its own stack: any depth.
+ * `tree` itself), when there is one. The text was just read with the
+ * verification's limits: the scan checks nothing again, and keeps its own stack.
  */
 function forEachFraction(
-  root: JsonSpanNode,
+  raw: string,
   tree: PathTree,
-  visit: (frames: SpanFrame[], tokens: readonly (string | number)[], whole: boolean) => void,
+  visit: (frames: TextFrame[], tokens: readonly (string | number)[], whole: boolean) => void,
 ): void {
-  if (root.kind !== "object") return;
-  const frames: SpanFrame[] = [{ node: root, next: 0, tree }];
-  const tokens: (string | number)[] = [0];
-  while (frames.length > 0) {
-    const top = frames[frames.length - 1]!;
-    const node = top.node;
-    const i = top.next++;
-    let child: JsonSpanNode;
-    if (node.kind === "object") {
-      const member = node.members[i];
-      if (member === undefined) {
-        frames.pop();
-        tokens.pop();
-        continue;
-      }
-      tokens[tokens.length - 1] = member.key;
-      child = member.value;
-    } else {
-      if (i === node.items.length) {
-        frames.pop();
-        tokens.pop();
-        continue;
-      }
-      tokens[tokens.length - 1] = i;
-      child = node.items[i]!;
-    }
-    if (child.kind === "object" || child.kind === "array") {
-      frames.push({ node: child, next: 0, tree: top.tree?.get(tokens[tokens.length - 1]!) });
-      tokens.push(0);
-    } else if (child.kind === "number" && /[.eE]/.test(child.text)) {
-      visit(frames, tokens, isWholeWithFraction(child.text, +child.text, false));
-    }
-  }
+  const frames: TextFrame[] = [];
+  scanJsonText(raw, {
+    open(tokens) {
+      frames.push({
+        tree:
+          frames.length === 0
+            ? tree
+            : frames[frames.length - 1]!.tree?.get(tokens[tokens.length - 1]!),
+      });
+    },
+    close() {
+      frames.pop();
+    },
+    wholeWithFraction: (tokens) => visit(frames, tokens, true),
+    notWhole: (tokens) => visit(frames, tokens, false),
+  });
 }
 
 /** A pair of containers being compared. */
