@@ -124,6 +124,51 @@ const objectRows: Row[] = [
     '{"c":1,"b":2}',
     { "/c": "integer", "/b": "integer" },
   ],
+  // An `unevaluatedProperties` inside an in-place subschema evaluates every
+  // key left to it, so an enclosing one no longer applies to those keys; it
+  // still applies where only some kept branches hold such a subschema.
+  [
+    "unevaluatedProperties inside allOf evaluates every key: the outer one does not apply",
+    '{"allOf":[{"unevaluatedProperties":{"type":"number"}}],"unevaluatedProperties":{"type":"integer"}}',
+    '{"a":1}',
+    { "/a": "number" },
+  ],
+  [
+    "unevaluatedProperties false outside one that evaluates every key",
+    '{"allOf":[{"unevaluatedProperties":{"type":"number"}}],"unevaluatedProperties":false}',
+    '{"a":1}',
+    { "/a": "number" },
+  ],
+  [
+    "unevaluatedProperties in a $ref target evaluates every key",
+    '{"$ref":"#/$defs/Open","unevaluatedProperties":{"type":"integer"},"$defs":{"Open":{"properties":{"id":{"type":"integer"}},"unevaluatedProperties":{"type":"number"}}}}',
+    '{"id":1,"x":2}',
+    { "/id": "integer", "/x": "number" },
+  ],
+  [
+    "unevaluatedProperties two levels down: the innermost decides, the outer two do not apply",
+    '{"allOf":[{"allOf":[{"unevaluatedProperties":{"type":"number"}}],"unevaluatedProperties":{"type":"integer"}}],"unevaluatedProperties":{"multipleOf":1}}',
+    '{"a":1}',
+    { "/a": "number" },
+  ],
+  [
+    "unevaluatedProperties in one kept anyOf branch only: both ways",
+    '{"anyOf":[{"unevaluatedProperties":{"type":"number"}},{"properties":{"b":{}}}],"unevaluatedProperties":{"type":"integer"}}',
+    '{"a":1}',
+    { "/a": "ambiguous" },
+  ],
+  [
+    "unevaluatedProperties in every kept anyOf branch: evaluated",
+    '{"anyOf":[{"unevaluatedProperties":{"type":"number"}},{"required":["a"],"additionalProperties":{"type":"number"}}],"unevaluatedProperties":{"type":"integer"}}',
+    '{"a":1}',
+    { "/a": "number" },
+  ],
+  [
+    "sibling unevaluatedProperties under allOf do not evaluate for each other: both apply to a",
+    '{"allOf":[{"unevaluatedProperties":{"type":"number"}},{"properties":{"b":{}},"unevaluatedProperties":{"type":"integer"}}]}',
+    '{"a":1,"b":2}',
+    { "/a": "integer", "/b": "number" },
+  ],
   [
     "member of a conjunction: conjunction of members",
     '{"allOf":[{"properties":{"a":{"type":"number"}}},{"properties":{"a":{"multipleOf":1}}}]}',
@@ -228,6 +273,24 @@ const arrayRows: Row[] = [
     '{"allOf":[{"prefixItems":[{},{"type":"number"}]}],"prefixItems":[{"type":"integer"}],"unevaluatedItems":{"type":"integer"}}',
     "[1,2,3]",
     { "/0": "integer", "/1": "number", "/2": "integer" },
+  ],
+  [
+    "unevaluatedItems inside allOf evaluates every element: the outer one does not apply",
+    '{"allOf":[{"unevaluatedItems":{"type":"number"}}],"unevaluatedItems":{"type":"integer"}}',
+    "[1,2]",
+    { "/0": "number", "/1": "number" },
+  ],
+  [
+    "unevaluatedItems in a $ref target after its prefixItems",
+    '{"$ref":"#/$defs/T","unevaluatedItems":false,"$defs":{"T":{"prefixItems":[{"type":"integer"}],"unevaluatedItems":{"type":"number"}}}}',
+    "[1,2]",
+    { "/0": "integer", "/1": "number" },
+  ],
+  [
+    "unevaluatedItems in one kept anyOf branch only: both ways",
+    '{"anyOf":[{"unevaluatedItems":{"type":"number"}},{"type":"array"}],"unevaluatedItems":{"type":"integer"}}',
+    "[1]",
+    { "/0": "ambiguous" },
   ],
   ["contains is ignored", '{"contains":{"type":"integer"}}', "[1]", { "/0": "unknown" }],
   [

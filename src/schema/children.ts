@@ -1,7 +1,8 @@
 // The node of a member or element: per schema object, `properties` (own keys
 // only), every matching `patternProperties`, else `additionalProperties`, else
-// `unevaluatedProperties` (when no in-place subschema evaluated the key, and
-// both with and without it when only some kept branches of a union did);
+// `unevaluatedProperties` (when no in-place subschema evaluated the key, an
+// `unevaluated*` inside one evaluating every key left to it, and both with
+// and without it when only some kept branches of a union did);
 // `prefixItems[i]` then `items`, or draft-07 `items` array + `additionalItems`,
 // or `items`, else `unevaluatedItems`. The child of a conjunction is the
 // conjunction of the children; the child of a disjunction is the disjunction of
@@ -217,11 +218,17 @@ function childOfNode(
   return makeAny(doc, [...ways], work);
 }
 
-/** Whether a schema object's own properties/patternProperties/additionalProperties evaluate `key` (see EVALUATED). */
-function ownEvaluates(s: SchemaObjectNode, key: string, work: Work): number {
+/**
+ * Whether a schema object's own keywords evaluate `key` (see EVALUATED): its
+ * `properties`, `patternProperties`, `additionalProperties`, and (below the
+ * object whose `unevaluatedProperties` is in question: `self` false) its
+ * `unevaluatedProperties`, which evaluates whatever is left.
+ */
+function ownEvaluates(s: SchemaObjectNode, key: string, work: Work, self: boolean): number {
   const k = objectKeywordsOf(s);
   return (k.properties !== undefined && Object.hasOwn(k.properties, key)) ||
     k.additional !== undefined ||
+    (!self && k.unevaluated !== undefined) ||
     matchingPatterns(s, key, work, undefined, false)
     ? EVALUATED
     : NOT_EVALUATED;
@@ -229,16 +236,23 @@ function ownEvaluates(s: SchemaObjectNode, key: string, work: Work): number {
 
 /**
  * Op: do the in-place subschemas of a node (kept branches only) evaluate a
- * member or element (bits, see EVALUATED)? `own` answers for one schema object.
+ * member or element (bits, see EVALUATED)? `own` answers for one schema
+ * object. Asked at the schema object whose `unevaluated*` is in question
+ * (`top`), where that object's own `unevaluated*` does not count; below it
+ * (another op: its memo answers the other question) every `unevaluated*` does.
  */
 class EvaluatesOp extends Op<NodeBase | Disjunction, number> {
+  private readonly sub: EvaluatesOp;
   constructor(
-    private readonly own: (s: SchemaObjectNode, work: Work) => number,
+    private readonly own: (s: SchemaObjectNode, work: Work, self: boolean) => number,
     private readonly kept: (d: Disjunction, w: Work) => readonly NodeBase[],
+    private readonly top = true,
   ) {
     super();
+    this.sub = top ? new EvaluatesOp(own, kept, false) : this;
   }
   compute(n: NodeBase | Disjunction, work: Work): number {
+    const sub = this.sub;
     // One subschema that evaluates the key settles the answer, whatever another's pattern would
     // say: an unevaluated pattern makes it undecided only when none does, so the answer does not
     // depend on the order of the subschemas (allOf [A, B] as allOf [B, A]).
@@ -258,12 +272,13 @@ class EvaluatesOp extends Op<NodeBase | Disjunction, number> {
       }
     };
     // A union's branch whose pattern could not be run may evaluate the key or not.
-    if (n instanceof Disjunction) for (const b of this.kept(n, work)) add(() => run(work, this, b));
+    if (n instanceof Disjunction) for (const b of this.kept(n, work)) add(() => run(work, sub, b));
     else {
       const expanded = expansion(n, work);
-      for (const s of expanded.schemaObjects) if (add(() => this.own(s, work))) return EVALUATED;
+      for (const s of expanded.schemaObjects)
+        if (add(() => this.own(s, work, this.top && s === n))) return EVALUATED;
       for (const d of expanded.disjunctions)
-        if (add(() => run(work, this, d, false))) return EVALUATED;
+        if (add(() => run(work, sub, d, false))) return EVALUATED;
     }
     if (undecided && !(n instanceof Disjunction)) throw PATTERN_UNDECIDED;
     return bits || NOT_EVALUATED;
@@ -302,16 +317,21 @@ export class ObjectChildOp extends Op<NodeBase | Disjunction, NodeBase> {
     if (found) return;
     if (k.additional !== undefined) out.push(k.additional);
     else if (k.unevaluated !== undefined) {
-      this.evaluates ??= new EvaluatesOp((o, w) => ownEvaluates(o, this.key, w), this.kept);
+      this.evaluates ??= new EvaluatesOp(
+        (o, w, self) => ownEvaluates(o, this.key, w, self),
+        this.kept,
+      );
       const e = run(work, this.evaluates, s);
       if (e !== EVALUATED) (e === 3 ? maybe : out).push(k.unevaluated);
     }
   }
 }
-/** Whether a schema object's own array keywords evaluate element `i` (see EVALUATED). */
-function ownEvaluatesItem(s: SchemaObjectNode, i: number): number {
+/** Whether a schema object's own array keywords evaluate element `i` (see EVALUATED, ownEvaluates). */
+function ownEvaluatesItem(s: SchemaObjectNode, i: number, self: boolean): number {
   const k = arrayKeywordsOf(s);
-  return (k.prefix !== undefined && i < k.prefix.length) || k.rest !== undefined
+  return (k.prefix !== undefined && i < k.prefix.length) ||
+    k.rest !== undefined ||
+    (!self && k.unevaluated !== undefined)
     ? EVALUATED
     : NOT_EVALUATED;
 }
@@ -342,7 +362,7 @@ export class ArrayChildOp extends Op<NodeBase | Disjunction, NodeBase> {
       out.push(k.rest);
     } else if (k.unevaluated !== undefined) {
       this.evaluates ??= new EvaluatesOp(
-        (o) => ownEvaluatesItem(o, i),
+        (o, _, self) => ownEvaluatesItem(o, i, self),
         (d, w) => keptForArray(d, w, this.arrayAdmits),
       );
       const e = run(work, this.evaluates, s);

@@ -58,8 +58,9 @@
 //   numbers need no filter (wrong-type branches read "none" anyway).
 // - Members: `properties` (own keys only), every matching `patternProperties`,
 //   else `additionalProperties`, else `unevaluatedProperties` (when no in-place
-//   subschema evaluated the key; when some kept branches of a union evaluate
-//   it and others do not, both ways). Elements: `prefixItems[i]` then `items`;
+//   subschema evaluated the key, an `unevaluatedProperties` inside one
+//   evaluating every key left to it; when some kept branches of a union
+//   evaluate it and others do not, both ways). Elements: `prefixItems[i]` then `items`;
 //   draft-07 `items` array then `additionalItems`; `items`; else
 //   `unevaluatedItems`. `contains` and `not` are ignored. The
 //   member of a conjunction/disjunction is the conjunction/disjunction of the
