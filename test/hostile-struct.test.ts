@@ -323,6 +323,51 @@ describe("objects of a kind of their own in the JsonObject form", () => {
   });
 });
 
+describe("a Value built in JS whose value is not of its case's type", () => {
+  // Written as it is, `stringValue: 12345` would change the member's JSON
+  // type (a number where the message says string), silently.
+  const rows: [Value["kind"]["case"], unknown, string][] = [
+    ["stringValue", 12345, "a string_value is not a string"],
+    ["stringValue", null, "a string_value is not a string"],
+    ["stringValue", { x: 1 }, "a string_value is not a string"],
+    ["numberValue", "5", "a number_value is not a number"],
+    ["numberValue", 5n, "a number_value is not a number"],
+    ["numberValue", true, "a number_value is not a number"],
+    ["boolValue", 1, "a bool_value is not a boolean"],
+    ["boolValue", "true", "a bool_value is not a boolean"],
+  ];
+  const schema = {
+    type: "object",
+    properties: { a: { type: "integer" }, l: { type: "array", items: { type: "object" } } },
+  };
+  const long = value({ case: "stringValue", value: "x".repeat(300_000) });
+  test.each(rows)("%s holding %o: message-invalid", (kase, held, message) => {
+    const bad = { $typeName: "google.protobuf.Value", kind: { case: kase, value: held } } as Value;
+    const nested = value({
+      case: "listValue",
+      value: {
+        $typeName: "google.protobuf.ListValue",
+        values: [value({ case: "structValue", value: struct({ k: bad }) })],
+      },
+    });
+    for (const [args, path] of [
+      [struct({ a: bad }), "/a"],
+      [struct({ l: nested }), "/l/0/k"],
+      [struct({ big: long, a: bad }), "/a"],
+    ] as const) {
+      for (const s of [undefined, schema]) {
+        for (const options of [{}, { canonical: true }, { indent: 2 }]) {
+          const e = expectStructJsonError(() => structMessageToJson(args, s, options), {
+            code: "message-invalid",
+            path,
+          });
+          expect(e.message).toBe(`message-invalid at ${path}: ${message}`);
+        }
+      }
+    }
+  });
+});
+
 describe("lone surrogates in Struct strings", () => {
   // Decision: a Struct built in JS may hold a lone surrogate (protobuf bytes
   // cannot: see below). The decoder writes it as the \uXXXX escape, exactly as

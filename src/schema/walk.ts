@@ -170,6 +170,9 @@ export function walkValue(
 /** Why a JsonObject member that is no JSON value is refused: a Date or a Map (../struct/object-data.ts) too. */
 const NOT_A_VALUE = "a value is neither null, boolean, number, string, list nor struct";
 
+/** The JavaScript type of the value each scalar case of a `google.protobuf.Value` holds. */
+const PRIMITIVE_KINDS = { numberValue: "number", stringValue: "string", boolValue: "boolean" };
+
 /** One walk's state: its own stack of open containers (no recursion over the value's depth). */
 class Walk {
   private readonly frames: Frame[] = [];
@@ -332,12 +335,17 @@ class Walk {
     const kind = (v as Value | undefined)?.kind;
     switch (kind?.case) {
       case "numberValue":
-        this.number(kind.value, at);
-        return;
       case "stringValue":
-      case "boolValue":
-        this.visitor.primitive(kind.value);
+      case "boolValue": {
+        // A hand-built message may hold any value under any case: written as
+        // it is, `stringValue: 12345` would change the member's JSON type.
+        const type = PRIMITIVE_KINDS[kind.case];
+        if (typeof kind.value !== type)
+          this.fail("message-invalid", `a ${kind.case.replace("V", "_v")} is not a ${type}`);
+        if (type === "number") this.number(kind.value as number, at);
+        else this.visitor.primitive(kind.value);
         return;
+      }
       case "nullValue":
         this.visitor.primitive(null);
         return;
