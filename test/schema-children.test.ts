@@ -164,6 +164,18 @@ const objectRows: Row[] = [
     { "/a": "number" },
   ],
   [
+    "a branch whose unevaluatedProperties is false cannot hold with the member: it does not evaluate it",
+    '{"anyOf":[{"unevaluatedProperties":false},{"properties":{"b":{}}}],"unevaluatedProperties":{"type":"integer"}}',
+    '{"a":1}',
+    { "/a": "integer" },
+  ],
+  [
+    "nor does a branch whose additionalProperties is false",
+    '{"anyOf":[{"additionalProperties":false},{"properties":{"b":{}}}],"unevaluatedProperties":{"type":"integer"}}',
+    '{"a":1}',
+    { "/a": "integer" },
+  ],
+  [
     "sibling unevaluatedProperties under allOf do not evaluate for each other: both apply to a",
     '{"allOf":[{"unevaluatedProperties":{"type":"number"}},{"properties":{"b":{}},"unevaluatedProperties":{"type":"integer"}}]}',
     '{"a":1,"b":2}',
@@ -292,7 +304,18 @@ const arrayRows: Row[] = [
     "[1]",
     { "/0": "ambiguous" },
   ],
-  ["contains is ignored", '{"contains":{"type":"integer"}}', "[1]", { "/0": "unknown" }],
+  [
+    "a branch whose unevaluatedItems is false does not evaluate the elements it refuses",
+    '{"anyOf":[{"unevaluatedItems":false},{"prefixItems":[{}]}],"unevaluatedItems":{"type":"integer"}}',
+    "[1,2]",
+    { "/0": "ambiguous", "/1": "integer" },
+  ],
+  [
+    "contains alone says nothing of an element",
+    '{"contains":{"type":"integer"}}',
+    "[1]",
+    { "/0": "unknown" },
+  ],
   [
     "elements of a disjunction",
     '{"anyOf":[{"items":{"type":"integer"}},{"items":{"type":"number"}}]}',

@@ -206,16 +206,52 @@ const ifRows: Row[] = [
   ],
 ];
 
-const byDesignRows: Row[] = [
+// The members an `if` evaluates count as evaluated only where it holds, and
+// the elements `contains` matches only where they match: the value decides,
+// so the `unevaluated*` schema may or may not apply and the member is read
+// both ways (decision, session 19: before, neither counted, a reading
+// "stricter than JSON Schema" that, with `unevaluated*: false`, made a
+// member the `if` evaluates read unknown: `5.0` written `5`, silently).
+const evaluatedWhereRows: Row[] = [
   [
-    "the members an if evaluates do not count as evaluated: unevaluatedProperties still applies (stricter)",
+    "the members an if evaluates: unevaluatedProperties may apply or not, both ways",
     '{"if":{"properties":{"n":{}}},"then":{"required":["n"]},"unevaluatedProperties":{"type":"integer"}}',
+    '{"n":1}',
+    { "/n": "ambiguous" },
+  ],
+  [
+    "the elements contains matches: unevaluatedItems may apply or not, both ways",
+    '{"contains":{"type":"number"},"unevaluatedItems":{"type":"integer"}}',
+    "[1]",
+    { "/0": "ambiguous" },
+  ],
+  [
+    "unevaluatedProperties false beside an if that names the member: the member keeps its reading",
+    '{"properties":{"a":{"type":"number"}},"$ref":"#/$defs/D","$defs":{"D":{"if":{"properties":{"a":true}},"then":{},"unevaluatedProperties":false}}}',
+    '{"a":5}',
+    { "/a": "number" },
+  ],
+  [
+    "an if with no then or else still evaluates",
+    '{"allOf":[{"if":{"properties":{"a":{"type":"number"}}},"unevaluatedProperties":false}],"properties":{"a":{"type":"number"}}}',
+    '{"a":5}',
+    { "/a": "number" },
+  ],
+  [
+    "an if that does not name the member does not evaluate it",
+    '{"if":{"properties":{"k":{"const":"x"}}},"then":{},"unevaluatedProperties":{"type":"integer"}}',
     '{"n":1}',
     { "/n": "integer" },
   ],
   [
-    "nor do the elements contains matches: unevaluatedItems still applies (stricter)",
-    '{"contains":{"type":"number"},"unevaluatedItems":{"type":"integer"}}',
+    "unevaluatedItems false beside contains: the element keeps its reading",
+    '{"properties":{"x":{"items":{"type":"number"},"$ref":"#/$defs/D"}},"$defs":{"D":{"contains":{},"unevaluatedItems":false}}}',
+    '{"x":[5]}',
+    { "/x/0": "number" },
+  ],
+  [
+    "contains: false matches nothing, so evaluates nothing",
+    '{"contains":false,"minContains":0,"unevaluatedItems":{"type":"integer"}}',
     "[1]",
     { "/0": "integer" },
   ],
@@ -290,7 +326,7 @@ const dependentRows: Row[] = [
 const tables: [title: string, rows: Row[]][] = [
   ["if/then/else at an object's position: decided by the branch predicate", ifRows],
   ["if/then/else at a number's or an array's position: both branches", numberRows],
-  ["by design: annotations of if and contains are not collected", byDesignRows],
+  ["annotations of if and contains: where they hold", evaluatedWhereRows],
   ["dependent schemas: decided by the key's presence", dependentRows],
 ];
 

@@ -227,11 +227,20 @@ function childOfNode(
 function ownEvaluates(s: SchemaObjectNode, key: string, work: Work, self: boolean): number {
   const k = objectKeywordsOf(s);
   return (k.properties !== undefined && Object.hasOwn(k.properties, key)) ||
-    k.additional !== undefined ||
-    (!self && k.unevaluated !== undefined) ||
+    holds(k.additional) ||
+    (!self && holds(k.unevaluated)) ||
     matchingPatterns(s, key, work, undefined, false)
     ? EVALUATED
     : NOT_EVALUATED;
+}
+
+/**
+ * Whether a schema that applies to a member or element evaluates it: a
+ * `false` one never does (where it applies, its schema object fails, and a
+ * failing subschema's annotations do not count).
+ */
+function holds(n: NodeBase | undefined): boolean {
+  return n !== undefined && n.kind !== K_FALSE;
 }
 
 /**
@@ -275,8 +284,16 @@ class EvaluatesOp extends Op<NodeBase | Disjunction, number> {
     if (n instanceof Disjunction) for (const b of this.kept(n, work)) add(() => run(work, sub, b));
     else {
       const expanded = expansion(n, work);
-      for (const s of expanded.schemaObjects)
+      for (const s of expanded.schemaObjects) {
         if (add(() => this.own(s, work, this.top && s === n))) return EVALUATED;
+        // `if` evaluates what it evaluates only where it holds, which the value decides.
+        const c = s.doc!.nodeFor(ownKeyword(s.raw, "if"), s.base);
+        if (c !== undefined)
+          add(() => {
+            const r = run(work, sub, c);
+            return r !== DROPPED && r & EVALUATED ? EVALUATED | NOT_EVALUATED : NOT_EVALUATED;
+          });
+      }
       for (const d of expanded.disjunctions)
         if (add(() => run(work, sub, d, false))) return EVALUATED;
     }
@@ -329,11 +346,15 @@ export class ObjectChildOp extends Op<NodeBase | Disjunction, NodeBase> {
 /** Whether a schema object's own array keywords evaluate element `i` (see EVALUATED, ownEvaluates). */
 function ownEvaluatesItem(s: SchemaObjectNode, i: number, self: boolean): number {
   const k = arrayKeywordsOf(s);
-  return (k.prefix !== undefined && i < k.prefix.length) ||
-    k.rest !== undefined ||
-    (!self && k.unevaluated !== undefined)
-    ? EVALUATED
-    : NOT_EVALUATED;
+  if (
+    (k.prefix !== undefined && i < k.prefix.length) ||
+    holds(k.rest) ||
+    (!self && holds(k.unevaluated))
+  )
+    return EVALUATED;
+  // `contains` evaluates the elements it matches, which the value decides.
+  const c = ownKeyword(s.raw, "contains");
+  return c !== undefined && c !== false ? EVALUATED | NOT_EVALUATED : NOT_EVALUATED;
 }
 
 /** Op: the node of element `index` of an array value at a node (or a disjunction). */

@@ -62,7 +62,9 @@
 //   evaluating every key left to it; when some kept branches of a union
 //   evaluate it and others do not, both ways). Elements: `prefixItems[i]` then `items`;
 //   draft-07 `items` array then `additionalItems`; `items`; else
-//   `unevaluatedItems`. `contains` and `not` are ignored. The
+//   `unevaluatedItems`. The members an `if` evaluates, and the elements a
+//   `contains` matches, are evaluated only where it holds: both ways. A
+//   `false` subschema evaluates nothing. `not` is ignored. The
 //   member of a conjunction/disjunction is the conjunction/disjunction of the
 //   members (a branch silent about the key contributes unknown).
 // - `$ref`: `#`, JSON Pointers (`~0`, `~1`, %-escapes), `$anchor`,
