@@ -338,6 +338,24 @@ for (const [title, rows] of tables) {
   });
 }
 
+describe("an if's pattern without a pattern engine", () => {
+  // Whether the `if` evaluates the member is "maybe" whatever the pattern
+  // says, so the pattern is not needed (nothing is reported): both ways.
+  const schema =
+    '{"if":{"patternProperties":{"^n":{}}},"then":{},"unevaluatedProperties":{"type":"integer"}}';
+  test.each([
+    ["unevaluatedProperties integer: both ways", schema, { "/n": "ambiguous" }],
+    [
+      "unevaluatedProperties false: the member keeps its reading",
+      '{"properties":{"n":{"type":"number"}},"allOf":[{"if":{"patternProperties":{"^n":{}}},"unevaluatedProperties":false}]}',
+      { "/n": "number" },
+    ],
+  ])("%s", (_name, s, readings) => {
+    expect(walkJson(s, '{"n":1}', null)).toEqual({ readings, notes: [] });
+    expect(walkJson(s, '{"n":1}')).toEqual({ readings, notes: [] });
+  });
+});
+
 describe("the decoder's output", () => {
   const decode = (args: unknown, schema: JsonSchema) => {
     const diagnostics: string[] = [];
@@ -357,6 +375,20 @@ describe("the decoder's output", () => {
     [{ d: { n: 1 } }, '{"d":{"n":1.0}}'],
   ])("%j", (args, text) => {
     expect(decode(args, conditional)).toEqual({ text, diagnostics: [] });
+  });
+
+  test("unevaluatedProperties false beside an if naming the member: its own reading, written exactly", () => {
+    const schema = JSON.parse(
+      '{"properties":{"a":{"type":"number"}},"$ref":"#/$defs/D","$defs":{"D":{"if":{"properties":{"a":true}},"then":{},"unevaluatedProperties":false}}}',
+    ) as JsonSchema;
+    expect(decode({ a: 5 }, schema)).toEqual({ text: '{"a":5.0}', diagnostics: [] });
+  });
+
+  test("an unevaluatedProperties inside an allOf: the enclosing one does not apply", () => {
+    const schema = JSON.parse(
+      '{"allOf":[{"unevaluatedProperties":{"type":"number"}}],"unevaluatedProperties":{"type":"integer"}}',
+    ) as JsonSchema;
+    expect(decode({ a: 5 }, schema)).toEqual({ text: '{"a":5.0}', diagnostics: [] });
   });
 
   test("an if the members cannot decide: the union, reported", () => {

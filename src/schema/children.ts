@@ -290,8 +290,14 @@ class EvaluatesOp extends Op<NodeBase | Disjunction, number> {
         const c = s.doc!.nodeFor(ownKeyword(s.raw, "if"), s.base);
         if (c !== undefined)
           add(() => {
-            const r = run(work, sub, c);
-            return r !== DROPPED && r & EVALUATED ? EVALUATED | NOT_EVALUATED : NOT_EVALUATED;
+            try {
+              const r = run(work, sub, c);
+              return r !== DROPPED && r & EVALUATED ? EVALUATED | NOT_EVALUATED : NOT_EVALUATED;
+            } catch (e) {
+              // A pattern of the `if` not run: "maybe" says all there is.
+              if (e === PATTERN_UNDECIDED) return EVALUATED | NOT_EVALUATED;
+              throw e;
+            }
           });
       }
       for (const d of expanded.disjunctions)
