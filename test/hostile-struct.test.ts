@@ -10,7 +10,7 @@ import { describe, expect, test } from "vitest";
 import { type CallMCPTool, ClientActionSchema } from "../gen/toolbridge/v1/toolbridge_pb.js";
 import { collectDiagnostics } from "../src/diagnostics.js";
 import { structMessageFromJson } from "../src/struct/from-json.js";
-import { structMessageToJson, structToJson } from "../src/struct/to-json.js";
+import { inspectNumbers, structMessageToJson, structToJson } from "../src/struct/to-json.js";
 import { toolCallToJson } from "../src/tool/tool-call.js";
 import * as wire from "./fuzz/wire.js";
 import { BOUND, expectStructJsonError, timed } from "./hostile-helpers.js";
@@ -72,6 +72,44 @@ describe("depth 100,000 in a Struct", () => {
     expect(structToJson({ a: deepPlain }, null, { recursionLimit: 1e9, canonical: true })).toBe(
       expected,
     );
+  });
+
+  test("a value built in JS that contains itself, with recursionLimit 10^9: recursion-limit at depth 4,096, never the heap", () => {
+    const o: Record<string, unknown> = { n: 1 };
+    o.self = o;
+    const l: unknown[] = [1];
+    l.push(l);
+    const fields: Record<string, Value> = {};
+    fields.s = value({ case: "structValue", value: struct(fields) });
+    // The cycle is found when the walk opens its 4,096th level (the arguments are level 1).
+    const rows: [() => unknown, string][] = [
+      [
+        () => structToJson({ o } as never, null, { recursionLimit: 1e9 }),
+        `/o${"/self".repeat(4094)}`,
+      ],
+      [
+        () => structToJson({ l } as never, { type: "object" }, { recursionLimit: 1e9 }),
+        `/l${"/1".repeat(4094)}`,
+      ],
+      [
+        () => structToJson({ o } as never, null, { recursionLimit: 1e9, indent: 2 }),
+        `/o${"/self".repeat(4094)}`,
+      ],
+      [
+        () => inspectNumbers({ o } as never, { type: "object" }, { recursionLimit: 1e9 }),
+        `/o${"/self".repeat(4094)}`,
+      ],
+      [() => structMessageToJson(struct(fields), null, { recursionLimit: 1e9 }), "/s".repeat(4095)],
+    ];
+    for (const [call, path] of rows) {
+      const { ms } = timed(() => {
+        const e = expectStructJsonError(call, { code: "recursion-limit", path });
+        expect(e.message).toBe(
+          `recursion-limit at ${path}: a value contains itself: its nesting has no end`,
+        );
+      });
+      expect(ms).toBeLessThan(BOUND.fast);
+    }
   });
 
   test("from protobuf bytes: protobuf-es's fromBinary stops at its recursionLimit (100) before the decoder sees it", () => {

@@ -170,12 +170,17 @@ export function walkValue(
 /** Why a JsonObject member that is no JSON value is refused: a Date or a Map (../struct/object-data.ts) too. */
 const NOT_A_VALUE = "a value is neither null, boolean, number, string, list nor struct";
 
+/** The depth of the first look for a container open twice (a value that contains itself). */
+const CYCLE_CHECK_DEPTH = 4096;
+
 /** The JavaScript type of the value each scalar case of a `google.protobuf.Value` holds. */
 const PRIMITIVE_KINDS = { numberValue: "number", stringValue: "string", boolValue: "boolean" };
 
 /** One walk's state: its own stack of open containers (no recursion over the value's depth). */
 class Walk {
   private readonly frames: Frame[] = [];
+  /** The depth at which the open containers are next looked over for one met twice. */
+  private cycleCheck = CYCLE_CHECK_DEPTH;
   private readonly path: (string | number)[];
   private readonly note: (code: DiagnosticCode) => void;
 
@@ -246,9 +251,19 @@ class Walk {
     only: PathTree | undefined,
   ): void {
     const limit = this.options.recursionLimit;
-    if (level > limit) {
+    let deep = level > limit ? `nesting deeper than recursionLimit ${limit}` : undefined;
+    if (level === this.cycleCheck) {
+      // A value built in JS may contain itself: it nests without end, and with
+      // a recursionLimit in the millions its frames would fill the heap first.
+      // Looked for at each doubling of the depth: linear time in all.
+      this.cycleCheck *= 2;
+      const open = new Set(this.frames.map((f) => f.source));
+      if (open.size < this.frames.length || open.has(container))
+        deep = "a value contains itself: its nesting has no end";
+    }
+    if (deep !== undefined) {
       if (this.options.deeper === "skip") return;
-      this.fail("recursion-limit", `nesting deeper than recursionLimit ${limit}`);
+      this.fail("recursion-limit", deep);
     }
     let keys: string[] | undefined;
     let scope: ObjectScope | ArrayScope | undefined;
