@@ -41,6 +41,25 @@ describe("writeJsonText: strings and numbers as JSON.stringify writes them", () 
     [-1.5e-7, "-1.5e-7"],
     [5e-324, "5e-324"],
     [2 ** 60, "1152921504606847000"],
+    // Integers within ±(2^31 − 1) are written digit by digit, the rest by String(v).
+    [7, "7"],
+    [-7, "-7"],
+    [9, "9"],
+    [10, "10"],
+    [-10, "-10"],
+    [99, "99"],
+    [100, "100"],
+    [999_999_999, "999999999"],
+    [1_000_000_000, "1000000000"],
+    [-1_000_000_000, "-1000000000"],
+    [2 ** 31 - 1, "2147483647"],
+    [-(2 ** 31 - 1), "-2147483647"],
+    [-(2 ** 31), "-2147483648"],
+    [2 ** 31, "2147483648"],
+    [2 ** 32 + 5, "4294967301"],
+    [2 ** 53 - 1, "9007199254740991"],
+    [-0.5, "-0.5"],
+    [1234.5, "1234.5"],
     [Number.NaN, "null"],
     [Number.POSITIVE_INFINITY, "null"],
   ])("the number %d as %s", (v, text) => {
@@ -102,6 +121,41 @@ describe("writeJsonText: its own texts, order and depth", () => {
     expect(sink.finish(v, 0)).toBe('{"a":[3.0,18446744073709551617]}');
   });
 
+  // Strings from ENCODER_LENGTH (64) on go to the runtime's encoder whole, shorter ones
+  // through the copy loop: each kind of content on both sides of the edge.
+  test.each([
+    ["printable ASCII", "a"],
+    ["a quote", '"'],
+    ["a backslash", "\\"],
+    ["a control character", "\u0001"],
+    ["a line feed", "\n"],
+    ["DEL", "\u007f"],
+    ["Latin-1", "é"],
+    ["three-byte UTF-8", "東"],
+    ["a surrogate pair", "🚚"],
+    ["a lone high surrogate", "\ud800"],
+    ["a lone low surrogate", "\udc00"],
+  ])("strings of 62 to 66 units with %s first, in the middle and last", (_, c) => {
+    for (let n = 62; n <= 66; n++) {
+      const fill = "x".repeat(n - c.length);
+      const middle = fill.length >> 1;
+      for (const s of [c + fill, fill.slice(0, middle) + c + fill.slice(middle), fill + c]) {
+        expect(s.length).toBe(n);
+        const v = { [s]: [s, 1, s], k: s };
+        expect(writeJsonText(v, "", false)).toBe(JSON.stringify(v));
+        expect(writeJsonText(v, "  ", false)).toBe(JSON.stringify(v, null, "  "));
+      }
+    }
+  });
+
+  test("long strings among short ones, numbers and exact texts", () => {
+    const long = `${"é".repeat(40)}${"x".repeat(40)}`;
+    const v = [long, "short", -12, new RawText("1.0"), `${long}\n`, "ü", 3.25, long, null];
+    expect(writeJsonText(v, "", false)).toBe(
+      `[${JSON.stringify(long)},"short",-12,1.0,${JSON.stringify(`${long}\n`)},"ü",3.25,${JSON.stringify(long)},null]`,
+    );
+  });
+
   test("100,000 levels deep, without recursion", () => {
     let v: unknown = [];
     for (let i = 0; i < 100_000; i++) v = { a: [v] };
@@ -134,7 +188,14 @@ describe("writeJsonText: one buffer, from call to call", () => {
 
 describe("writeJsonText against JSON.stringify (seeded)", () => {
   const unit = fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c));
-  const text = fc.oneof(fc.string(), fc.string({ unit: "grapheme" }), fc.string({ unit }));
+  const text = fc.oneof(
+    fc.string(),
+    fc.string({ unit: "grapheme" }),
+    fc.string({ unit }),
+    // Around and past the encoder's length (64 units).
+    fc.string({ unit, minLength: 50, maxLength: 90 }),
+    fc.string({ unit: "grapheme", minLength: 30, maxLength: 80 }),
+  );
   const json = fc.letrec((tie) => ({
     v: fc.oneof(
       { depthSize: "small" },

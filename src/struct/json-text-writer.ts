@@ -11,13 +11,20 @@
 // protobuf-es's toJsonString: Node 20 0.59× → 0.76×, Node 24 1.0× → 1.55×,
 // and less heap than either. Small outputs stay text, and outputs with many
 // fractions but no size stay with JSON.rawJSON and the native writer, whose
-// number conversion makes no string per number. Printable ASCII is copied
-// here; other strings go to the runtime's TextEncoder (a UTF-8 encoder
+// number conversion makes no string per number. Short printable ASCII is
+// copied here; long strings and all others go to the runtime's TextEncoder,
+// which copies a long one several times faster than a loop here (session 20,
+// on the row set, an Intel VM: Node 20 0.73× → 0.76–0.82×, Node 24 0.92–0.94×
+// → 0.96–0.99×; joining long strings with the decoded rest instead, rather
+// than encoding and decoding them, reached 1.0× on Node 20 but held 2 MiB
+// more heap there, and on Node 24, whose TextDecoder makes its string off
+// the heap, 2.5 times as much: bench/RESULTS.md). (A UTF-8 encoder
 // written here measured 1.69× and 1.47× on Node 24 against 1.55–1.58× in the
 // same harness, alike on Node 20, and less heap, but did not fit the browser
 // bundle's 30 kB budget; measured again in session 16, it lost on Node 20,
-// 0.52–0.53× against 0.72–0.79×). The writer allocates nothing per value but
-// number texts: `true`, `false` and `null` are constants (JSON.stringify of
+// 0.52–0.53× against 0.72–0.79×). The writer allocates little per value (the
+// texts of numbers that are not 32-bit integers, a view and a result per
+// string the encoder writes): `true`, `false` and `null` are constants (JSON.stringify of
 // each made a new string) and the open containers are lists, not an object
 // each: on the row set, Node 20, the call's heap growth 23.9 → 20.5 MiB and
 // 0.73–0.75× → 0.84–0.85× toJsonString (Node 24: 1.46–1.47× → 1.57–1.63×).
@@ -55,18 +62,36 @@ function ascii(t: string): void {
   for (let i = 0; i < t.length; i++) bytes[at++] = t.charCodeAt(i);
 }
 
-/** What JSON.stringify escapes in a string: control characters, quote, backslash, a lone surrogate. */
-const ESCAPED = /[\0-\x1f"\\\ud800-\udfff]/u;
+/**
+ * What JSON.stringify may escape in a string: control characters, quote,
+ * backslash, a surrogate. Paired surrogates too, which JSON.stringify writes
+ * as they are: with the `u` flag the test would pass over them, but it scans
+ * two-byte strings about twice as slowly (Node 20 and 24), and such a string
+ * comes out of JSON.stringify the same.
+ */
+const ESCAPED = /[\0-\x1f"\\\ud800-\udfff]/;
+
+/**
+ * Strings at least this long go to the runtime's encoder even when they are
+ * printable ASCII: past its fixed cost per call it copies them several times
+ * faster than the loop here (20,000 strings of 200 characters: 5.4 ms against
+ * 11 ms on Node 20 and 24; break-even near 48).
+ */
+const ENCODER_LENGTH = 64;
 
 let encoder: TextEncoder | undefined;
 
 /**
- * `s` as JSON.stringify writes a string, in UTF-8. Printable ASCII (most keys,
- * many values) is copied here; anything else goes to the runtime: its
- * TextEncoder, after JSON.stringify's escapes where the string needs any.
+ * `s` as JSON.stringify writes a string, in UTF-8. Short printable ASCII
+ * (most keys, many values) is copied here; anything else goes to the runtime:
+ * its TextEncoder, after JSON.stringify's escapes where the string needs any.
  */
 function string(s: string): void {
   const n = s.length;
+  if (n >= ENCODER_LENGTH) {
+    encoded(s);
+    return;
+  }
   room(n + 2);
   let q = at;
   bytes[q++] = 34;
@@ -181,8 +206,10 @@ function write(value: unknown, indent: string, sortKeys: boolean): string {
 /** A value that is not an array or object: as JSON.stringify writes it; `null` where JSON has no text. */
 function leaf(v: unknown): void {
   if (typeof v === "string") string(v);
-  else if (typeof v === "number") ascii(Number.isFinite(v) ? String(v) : "null");
-  else if (v instanceof RawText) ascii(v.text);
+  else if (typeof v === "number") {
+    if ((v | 0) === v && v !== -2147483648) int32(v);
+    else ascii(Number.isFinite(v) ? String(v) : "null");
+  } else if (v instanceof RawText) ascii(v.text);
   // Booleans and null as constants: JSON.stringify makes a new string each time.
   else
     ascii(
@@ -194,6 +221,27 @@ function leaf(v: unknown): void {
             ? "false"
             : (JSON.stringify(v) ?? "null"),
     );
+}
+
+/**
+ * An integer within ±(2^31 − 1) (−0 too, written `0` as JSON.stringify does)
+ * as its digits, written here: String(v) makes a string per number that is
+ * not in the runtime's cache of recent ones, then the digits are copied.
+ */
+function int32(v: number): void {
+  room(11);
+  if (v < 0) {
+    bytes[at++] = 45;
+    v = -v;
+  }
+  let n = 1;
+  for (let p = 10; p <= v && n < 10; p *= 10) n++;
+  let q = at + n;
+  at = q;
+  do {
+    bytes[--q] = 48 + (v % 10);
+    v = (v / 10) | 0;
+  } while (v > 0);
 }
 
 /** Stand-ins that only {@link writeJsonText} understands: no data can look like one. */
