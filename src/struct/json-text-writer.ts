@@ -14,8 +14,8 @@
 // number conversion makes no string per number. Short printable ASCII is
 // copied here; long strings and all others go to the runtime's TextEncoder,
 // which copies a long one several times faster than a loop here (session 20,
-// on the row set, an Intel VM: Node 20 0.73× → 0.76–0.82×, Node 24 0.92–0.94×
-// → 0.96–0.99×; joining long strings with the decoded rest instead, rather
+// on the row set, an Intel VM, alternated: Node 20 0.73–0.76× → 0.76×, and
+// 0.50× → 0.56–0.57× JSON.stringify; Node 24 0.90–0.91× → 0.98–1.00×; joining long strings with the decoded rest instead, rather
 // than encoding and decoding them, reached 1.0× on Node 20 but held 2 MiB
 // more heap there, and on Node 24, whose TextDecoder makes its string off
 // the heap, 2.5 times as much: bench/RESULTS.md). (A UTF-8 encoder
