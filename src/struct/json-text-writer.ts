@@ -15,19 +15,20 @@
 // copied here; long strings and all others go to the runtime's TextEncoder,
 // which copies a long one several times faster than a loop here (session 20,
 // on the row set, an Intel VM, alternated: Node 20 0.73–0.76× → 0.76×, and
-// 0.50× → 0.56–0.57× JSON.stringify; Node 24 0.90–0.91× → 0.98–1.00×; joining long strings with the decoded rest instead, rather
-// than encoding and decoding them, reached 1.0× on Node 20 but held 2 MiB
-// more heap there, and on Node 24, whose TextDecoder makes its string off
-// the heap, 2.5 times as much: bench/RESULTS.md). (A UTF-8 encoder
-// written here measured 1.69× and 1.47× on Node 24 against 1.55–1.58× in the
-// same harness, alike on Node 20, and less heap, but did not fit the browser
-// bundle's 30 kB budget; measured again in session 16, it lost on Node 20,
-// 0.52–0.53× against 0.72–0.79×). The writer allocates little per value (the
-// texts of numbers that are not 32-bit integers, a view and a result per
-// string the encoder writes): `true`, `false` and `null` are constants (JSON.stringify of
-// each made a new string) and the open containers are lists, not an object
-// each: on the row set, Node 20, the call's heap growth 23.9 → 20.5 MiB and
-// 0.73–0.75× → 0.84–0.85× toJsonString (Node 24: 1.46–1.47× → 1.57–1.63×).
+// 0.50× → 0.56–0.57× JSON.stringify; Node 24 0.90–0.91× → 0.98–1.00×).
+// Joining long strings with the decoded rest instead, rather than encoding
+// and decoding them, reached 1.0× on Node 20 but held 2 MiB more heap there,
+// and on Node 24, whose TextDecoder makes its string off the heap, 2.5 times
+// as much (bench/RESULTS.md). A UTF-8 encoder written here measured 1.69× and
+// 1.47× on Node 24 against 1.55–1.58× in the same harness, alike on Node 20,
+// and less heap, but did not fit the browser bundle's 30 kB budget; measured
+// again in session 16, it lost on Node 20, 0.52–0.53× against 0.72–0.79×.
+// The writer allocates little per value (the texts of numbers that are not
+// 32-bit integers, a view and a result per string the encoder writes): `true`,
+// `false` and `null` are constants (JSON.stringify of each made a new string)
+// and the open containers are lists, not an object each: on the row set, Node
+// 20, the call's heap growth 23.9 → 20.5 MiB and 0.73–0.75× → 0.84–0.85×
+// toJsonString (Node 24: 1.46–1.47× → 1.57–1.63×).
 
 import { type ExactTextSink, RawText } from "./exact-number-text.js";
 import { decimalText } from "./number-output.js";
