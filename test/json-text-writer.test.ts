@@ -41,7 +41,7 @@ describe("writeJsonText: strings and numbers as JSON.stringify writes them", () 
     [-1.5e-7, "-1.5e-7"],
     [5e-324, "5e-324"],
     [2 ** 60, "1152921504606847000"],
-    // Integers within ±(2^31 − 1) are written digit by digit, the rest by String(v).
+    // 32-bit integers are written digit by digit, the rest by String(v).
     [7, "7"],
     [-7, "-7"],
     [9, "9"],

@@ -208,7 +208,7 @@ function write(value: unknown, indent: string, sortKeys: boolean): string {
 function leaf(v: unknown): void {
   if (typeof v === "string") string(v);
   else if (typeof v === "number") {
-    if ((v | 0) === v && v !== -2147483648) int32(v);
+    if ((v | 0) === v) int32(v);
     else ascii(Number.isFinite(v) ? String(v) : "null");
   } else if (v instanceof RawText) ascii(v.text);
   // Booleans and null as constants: JSON.stringify makes a new string each time.
@@ -225,9 +225,9 @@ function leaf(v: unknown): void {
 }
 
 /**
- * An integer within ±(2^31 − 1) (−0 too, written `0` as JSON.stringify does)
- * as its digits, written here: String(v) makes a string per number that is
- * not in the runtime's cache of recent ones, then the digits are copied.
+ * A 32-bit integer (−0 too, written `0` as JSON.stringify does) as its
+ * digits, written here: String(v) makes a string per number that is not in
+ * the runtime's cache of recent ones, then the digits are copied.
  */
 function int32(v: number): void {
   room(11);
@@ -236,7 +236,7 @@ function int32(v: number): void {
     v = -v;
   }
   let n = 1;
-  for (let p = 10; p <= v && n < 10; p *= 10) n++;
+  for (let p = 10; p <= v; p *= 10) n++;
   let q = at + n;
   at = q;
   do {
