@@ -229,6 +229,34 @@ describe("strings, keys and order", () => {
       '{\n  "v": 1.0,\n  "l": [\n    1,\n    2\n  ],\n  "e": {},\n  "f": []\n}',
     );
   });
+  test.each([
+    ["tab", "\t"],
+    ["an arrow and a space", "\u2192 "],
+    ["CJK", "\u65e5\u672c"],
+    ["a pair", "\ud83d\ude00"],
+    ["a pair at units 9–10", "12345678\ud83d\ude00"],
+    ["longer than 10 units", "1234567890X"],
+    ["quote and backslash", '"\\'],
+    ["a control character", "\u0001"],
+  ])("an indent string with %s: as JSON.stringify writes it", (_, indent) => {
+    const schema = obj({ v: { type: "number" }, l: { type: "array", items: { type: "integer" } } });
+    const text = '{"v":2.5,"l":[1,2],"e":{},"\u00e9":{"x":[]}}';
+    expect(run(text, schema, { indent }).json).toBe(JSON.stringify(JSON.parse(text), null, indent));
+  });
+  test.each([
+    ["a lone high surrogate", "\ud800"],
+    ["a lone low surrogate", "a\udc00"],
+    ["a pair cut at unit 10", "123456789\ud83d\ude00"],
+  ])("an indent string with %s: option-invalid, it cannot travel as UTF-8", (_, indent) => {
+    expect(() => run("{}", null, { indent })).toThrow(
+      expect.objectContaining({
+        code: "option-invalid",
+        path: "",
+        message:
+          "option-invalid at (root): option indent must not hold a lone surrogate in its first 10 units",
+      }),
+    );
+  });
   test("canonical: sorted keys by UTF-16 code units, ES numbers", () => {
     const schema = obj({ v: { type: "number" }, big: { type: "integer" } });
     const text = `{"v":1.0,"b":{"z":1,"10":2,"9":3},"big":${2 ** 60},"\u00e9":1,"\ud83d\ude00":2,"\uff61":3}`;

@@ -37,6 +37,9 @@ import { indentString } from "./to-json-options.js";
 /** The runtime's UTF-8 decoder (every browser, Node, Deno, Bun, workers); looked up when first needed. */
 let decoder: { decode(bytes: Uint8Array): string } | undefined;
 
+/** The runtime's UTF-8 encoder; looked up when first needed. */
+let encoder: TextEncoder | undefined;
+
 /**
  * The buffer, kept from call to call while it is at most KEEP_BYTES long
  * (a new one costs the page faults of its size on every call). It is zeroed
@@ -57,10 +60,28 @@ function room(n: number): void {
   bytes = next;
 }
 
-/** Text made only of ASCII characters (number texts, literals, indentation). */
+/** Text made only of ASCII characters (number texts, literals, ASCII indentation). */
 function ascii(t: string): void {
   room(t.length);
   for (let i = 0; i < t.length; i++) bytes[at++] = t.charCodeAt(i);
+}
+
+/**
+ * Text JSON.stringify writes as it is, in any characters: the indentation
+ * (an indent string may hold any; the options refuse a lone surrogate, which
+ * UTF-8 cannot carry). ASCII is copied by {@link ascii}; anything else goes to
+ * the runtime's encoder whole.
+ */
+function text(t: string): void {
+  for (let i = 0; i < t.length; i++) {
+    if (t.charCodeAt(i) > 0x7f) {
+      room(t.length * 3);
+      encoder ??= new TextEncoder();
+      at += encoder.encodeInto(t, bytes.subarray(at)).written;
+      return;
+    }
+  }
+  ascii(t);
 }
 
 /**
@@ -79,8 +100,6 @@ const ESCAPED = /[\0-\x1f"\\\ud800-\udfff]/;
  * 11 ms on Node 20 and 24; break-even near 48).
  */
 const ENCODER_LENGTH = 64;
-
-let encoder: TextEncoder | undefined;
 
 /**
  * `s` as JSON.stringify writes a string, in UTF-8. Short printable ASCII
@@ -180,7 +199,7 @@ function write(value: unknown, indent: string, sortKeys: boolean): string {
     }
     // Close what is finished, then read the next member.
     while (top >= 0 && nexts[top] === lengths[top]) {
-      if (indent !== "") ascii(top === 0 ? "\n" : inners[top - 1]!);
+      if (indent !== "") text(top === 0 ? "\n" : inners[top - 1]!);
       mark(keyLists[top] === undefined ? 93 : 125);
       top--;
     }
@@ -191,7 +210,7 @@ function write(value: unknown, indent: string, sortKeys: boolean): string {
     }
     const i = nexts[top]!++;
     if (i > 0) mark(44);
-    if (indent !== "") ascii(inners[top]!);
+    if (indent !== "") text(inners[top]!);
     const keys = keyLists[top];
     if (keys === undefined) v = (values[top] as unknown[])[i];
     else {

@@ -48,7 +48,9 @@ export interface StructToJsonOptions {
   recursionLimit: number;
   /**
    * Pretty printing for display: a number of spaces (0–10) or an indent string,
-   * as `JSON.stringify`'s third argument. Default 0 (compact).
+   * as `JSON.stringify`'s third argument (its first 10 UTF-16 units; a lone
+   * surrogate among them is refused, as UTF-8 output cannot carry one).
+   * Default 0 (compact).
    */
   indent: number | string;
   /**
@@ -107,6 +109,8 @@ export function resolveOptions(
         : typeof o.indent !== "string"
     )
       invalidOption("indent", "must be a number of spaces from 0 to 10 or a string");
+    if (LONE_SURROGATE.test(indentString(o.indent)))
+      invalidOption("indent", "must not hold a lone surrogate in its first 10 units");
     checkFunction("onDiagnostic", o.onDiagnostic);
     if (
       o.patterns !== undefined &&
@@ -118,6 +122,9 @@ export function resolveOptions(
       invalidOption("canonical", "cannot be combined with indent");
   });
 }
+
+/** A surrogate that is not half of a pair. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** The indent string of option `indent` ("" for none). */
 export function indentString(indent: number | string): string {
