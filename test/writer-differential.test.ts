@@ -308,9 +308,6 @@ describe("the writers agree on arbitrary schemas and arguments", () => {
     );
   });
 });
-test("counters", () => {
-  console.log(JSON.stringify(writerPlans.written), compiledOutput.values);
-});
 /** Ways a Value message can be malformed (a hand-built or hostile message; never from fromBinary). */
 const FORGED_KINDS: readonly (() => unknown)[] = [
   () => undefined,
