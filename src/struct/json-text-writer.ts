@@ -67,21 +67,18 @@ function ascii(t: string): void {
 }
 
 /**
- * Text JSON.stringify writes as it is, in any characters: the indentation
- * (an indent string may hold any; the options refuse a lone surrogate, which
- * UTF-8 cannot carry). ASCII is copied by {@link ascii}; anything else goes to
- * the runtime's encoder whole.
+ * Indentation with characters outside ASCII (an indent string may hold any;
+ * the options refuse a lone surrogate, which UTF-8 cannot carry).
  */
-function text(t: string): void {
-  for (let i = 0; i < t.length; i++) {
-    if (t.charCodeAt(i) > 0x7f) {
-      room(t.length * 3);
-      encoder ??= new TextEncoder();
-      at += encoder.encodeInto(t, bytes.subarray(at)).written;
-      return;
-    }
-  }
-  ascii(t);
+function wide(t: string): void {
+  room(t.length * 3);
+  encodeHere(t);
+}
+
+/** `t` written by the runtime's encoder at `at`; the caller made room for 3 bytes per UTF-16 unit. */
+function encodeHere(t: string): void {
+  encoder ??= new TextEncoder();
+  at += encoder.encodeInto(t, bytes.subarray(at)).written;
 }
 
 /**
@@ -133,8 +130,7 @@ function encoded(s: string): void {
   const t = plain ? s : JSON.stringify(s);
   room(t.length * 3 + 2);
   if (plain) bytes[at++] = 34;
-  encoder ??= new TextEncoder();
-  at += encoder.encodeInto(t, bytes.subarray(at)).written;
+  encodeHere(t);
   if (plain) bytes[at++] = 34;
 }
 
@@ -177,6 +173,8 @@ function write(value: unknown, indent: string, sortKeys: boolean): string {
   const inners: string[] = [];
   let top = -1;
   let v = value;
+  // Indentation is the indent string repeated after a line break: ASCII when the indent is.
+  const pad = /^[\0-\x7f]*$/.test(indent) ? ascii : wide;
   for (;;) {
     // Write `v`, opening it if it is an array or object.
     if (typeof v !== "object" || v === null || v instanceof RawText) leaf(v);
@@ -199,7 +197,7 @@ function write(value: unknown, indent: string, sortKeys: boolean): string {
     }
     // Close what is finished, then read the next member.
     while (top >= 0 && nexts[top] === lengths[top]) {
-      if (indent !== "") text(top === 0 ? "\n" : inners[top - 1]!);
+      if (indent !== "") pad(top === 0 ? "\n" : inners[top - 1]!);
       mark(keyLists[top] === undefined ? 93 : 125);
       top--;
     }
@@ -210,7 +208,7 @@ function write(value: unknown, indent: string, sortKeys: boolean): string {
     }
     const i = nexts[top]!++;
     if (i > 0) mark(44);
-    if (indent !== "") text(inners[top]!);
+    if (indent !== "") pad(inners[top]!);
     const keys = keyLists[top];
     if (keys === undefined) v = (values[top] as unknown[])[i];
     else {

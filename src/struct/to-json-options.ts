@@ -123,8 +123,8 @@ export function resolveOptions(
   });
 }
 
-/** A surrogate that is not half of a pair. */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+/** A surrogate that is not half of a pair (with the `u` flag a pair is one code point, not Cs). */
+const LONE_SURROGATE = /\p{Cs}/u;
 
 /** The indent string of option `indent` ("" for none). */
 export function indentString(indent: number | string): string {
