@@ -215,6 +215,17 @@ describe("strings: escapes joined from slices, raw pairs as plain text", () => {
     ['{"a":"ab\\n\u0001"}', { code: "invalid-json", path: "/a", position: 10 }],
     ['{"a":"ab\\n', { code: "invalid-json", path: "/a", position: 10 }],
     ['{"a":"\ud83d\ude00', { code: "invalid-json", path: "/a", position: 8 }],
+    // After an escape: what the JSON.parse path (escapedString) must leave to the loop.
+    ['{"a":"\\n\\ud800"}', { code: "invalid-unicode", path: "/a", position: 14 }],
+    ['{"a":"\\n\\udc00x"}', { code: "invalid-unicode", path: "/a", position: 14 }],
+    ['{"a":"\\n\\ud800\\u0041"}', { code: "invalid-unicode", path: "/a", position: 14 }],
+    ['{"a":"\\n\\ud83d\\ude0"}', { code: "invalid-unicode", path: "/a", position: 14 }],
+    ['{"a":"\\n\\u12G4"}', { code: "invalid-json", path: "/a", position: 8 }],
+    ['{"a":"\\n\\x"}', { code: "invalid-json", path: "/a", position: 8 }],
+    ['{"a":"\\n\ud800"}', { code: "invalid-unicode", path: "/a", position: 9 }],
+    ['{"a":"\\t\u001f"}', { code: "invalid-json", path: "/a", position: 8 }],
+    ['{"a":"\\n\\ud83d\\ude00', { code: "invalid-json", path: "/a", position: 20 }],
+    ['{"a\\u0062":1,"ab":2}', { code: "duplicate-key", path: "/ab", position: 13 }],
     ['{"a":-}', { code: "invalid-json", path: "/a", position: 6 }],
     ['{"a":-01}', { code: "invalid-json", path: "", position: 7 }],
     ['{"a":1.}', { code: "invalid-json", path: "/a", position: 7 }],
@@ -229,8 +240,9 @@ describe("strings: escapes joined from slices, raw pairs as plain text", () => {
   });
 
   // Past its first 32 characters a string is read by a regular expression
-  // (src/struct/parse-json.ts, PLAIN_RUN): the same strings and the same
-  // errors on either side of that point, and at it. Raw characters and
+  // (src/struct/parse-json.ts, PLAIN_RUN), and so is each run past the 32
+  // characters after an escape or a raw pair: the same strings and the same
+  // errors on either side of those points, and at them. Raw characters and
   // escapes alike; a raw pair before, across and at the point.
   const x = (n: number) => "x".repeat(n);
   const longStrings: string[] = [
@@ -248,6 +260,11 @@ describe("strings: escapes joined from slices, raw pairs as plain text", () => {
     `${x(50)}\\ud83d\\ude00${x(40)}\\u6771`,
     `${x(50)}ü東京São\u2028${x(40)}`,
     `${x(32)}\\u0000`,
+    `\\n${x(31)}\\t${x(32)}\\"${x(33)}\\\\${x(200)}`,
+    `\\n${x(40)}\ud83d\ude00${x(40)}\\u00e9${x(40)}é${x(40)}`,
+    `\ud83d\ude00${x(40)}\ud83d\ude00${x(31)}\ud83d\ude00${x(32)}\ud83d\ude00${x(33)}`,
+    `${x(40)}\\n${x(40)}\\ud83d\\ude00${x(40)}\\ud83d\ude00${x(40)}`,
+    `${"\\n".repeat(300)}${x(40)}${"\\t".repeat(300)}`,
   ];
   test.each(longStrings)("long string %#: the string JSON.parse reads", (body) => {
     const text = `{"s":"${body}","t":["${body}"]}`;
@@ -268,6 +285,18 @@ describe("strings: escapes joined from slices, raw pairs as plain text", () => {
     [`{"a":"${x(40)}\\ud800x"}`, { code: "invalid-unicode", path: "/a", position: 52 }],
     [`{"a":"${x(40)}\ud83d`, { code: "invalid-unicode", path: "/a", position: 47 }],
     [`{"a":"${x(40)}\ud83d\ude00`, { code: "invalid-json", path: "/a", position: 48 }],
+    // The same errors in runs read after an escape or a raw pair.
+    [`{"a":"\\n${x(40)}\u0001"}`, { code: "invalid-json", path: "/a", position: 48 }],
+    [`{"a":"\\n${x(40)}`, { code: "invalid-json", path: "/a", position: 48 }],
+    [`{"a":"\\n${x(40)}\ud800x"}`, { code: "invalid-unicode", path: "/a", position: 49 }],
+    [`{"a":"\ud83d\ude00${x(40)}\\q"}`, { code: "invalid-json", path: "/a", position: 48 }],
+    [`{"a":"\\n${x(40)}\\q"}`, { code: "invalid-json", path: "/a", position: 48 }],
+    [`{"a":"\ud83d\ude00${x(40)}\u0001"}`, { code: "invalid-json", path: "/a", position: 48 }],
+    [`{"a":"\\n${x(32)}\\ud800x"}`, { code: "invalid-unicode", path: "/a", position: 46 }],
+    [
+      `{"a":"\\t${x(40)}\ud83d\ude00${x(40)}\udc00"}`,
+      { code: "invalid-unicode", path: "/a", position: 91 },
+    ],
   ];
   test.each(longErrors)("long string %#: the same error as before", (text, error) => {
     expectStructJsonError(() => structMessageFromJson(text), error);

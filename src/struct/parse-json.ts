@@ -37,12 +37,20 @@ const BACKSLASH = 92;
  * A run of characters a string holds as written (no quote, backslash,
  * control character or surrogate), matched from `lastIndex`. The engine's
  * regular-expression code reads a long run faster than a loop over its
- * characters; one call costs about what a few dozen characters do, so a
- * string's first LONG_STRING characters are read by the loop. Linear: one
- * character class, nothing to backtrack into.
+ * characters; one call costs about what a few dozen characters do, so the
+ * first LONG_STRING characters of a string, and of each run after a raw
+ * surrogate pair, are read by the loop; escapedString uses it for every run.
+ * Linear: one character class, nothing to backtrack into.
  */
 const PLAIN_RUN = /[^"\\\0-\x1f\ud800-\udfff]*/y;
 const LONG_STRING = 32;
+
+/** Where the run of plain characters (see {@link PLAIN_RUN}) starting at `i` ends. */
+function plainRunEnd(s: string, i: number): number {
+  PLAIN_RUN.lastIndex = i;
+  PLAIN_RUN.test(s);
+  return PLAIN_RUN.lastIndex;
+}
 
 /**
  * Parses one JSON value filling the whole text (whitespace around it allowed).
@@ -113,11 +121,13 @@ class Parser {
     private readonly listener: ParseListener | undefined,
   ) {}
 
+  /** Throws `code` at position `at` (default: the current one). */
   fail(
     code: "duplicate-key" | "invalid-unicode" | "number-out-of-range" | "recursion-limit",
     rule: string,
+    at = this.i,
   ): never {
-    throw new StructJsonError(code, pointerFrom(this.tokens), rule, { position: this.i });
+    throw new StructJsonError(code, pointerFrom(this.tokens), rule, { position: at });
   }
 
   /** Throws `recursion-limit` when a container opened at `depth` (its parent's) would nest deeper than the limit. */
@@ -126,8 +136,8 @@ class Parser {
       this.fail("recursion-limit", `nesting deeper than recursionLimit ${this.limit}`);
   }
 
-  syntax(rule: string): never {
-    const at = this.i;
+  /** Throws `invalid-json` at position `at` (default: the current one). */
+  syntax(rule: string, at = this.i): never {
     const what = at >= this.s.length ? "unexpected end of input" : rule;
     throw new StructJsonError(
       "invalid-json",
@@ -290,8 +300,7 @@ class Parser {
   objectKey(fields: Record<string, unknown>): void {
     const keyAt = this.keyAndColon();
     if (Object.hasOwn(fields, this.tokens[this.tokens.length - 1] as string)) {
-      this.i = keyAt;
-      this.fail("duplicate-key", "a key appears twice in one object (two readings)");
+      this.fail("duplicate-key", "a key appears twice in one object (two readings)", keyAt);
     }
   }
 
@@ -391,12 +400,10 @@ class Parser {
     const start = this.i + 1;
     const len = s.length;
     let i = start;
-    const scan = start + LONG_STRING;
+    let scan = start + LONG_STRING;
     while (i < len) {
-      if (i === scan) {
-        PLAIN_RUN.lastIndex = i;
-        PLAIN_RUN.test(s);
-        i = PLAIN_RUN.lastIndex;
+      if (i >= scan) {
+        i = plainRunEnd(s, i);
         if (i === len) break;
       }
       const c = s.charCodeAt(i);
@@ -409,20 +416,26 @@ class Parser {
         // A pair written as two raw characters is plain text; anything else needs a closer look.
         if (!isSurrogatePair(c, s.charCodeAt(i + 1))) break;
         i += 2;
+        scan = i + LONG_STRING;
       } else i++;
     }
     return this.slowString(start, i);
   }
 
   /**
-   * Strings with escapes, lone or half-escaped surrogates, or errors. The
-   * result is joined once from the runs of plain text between escapes (slices
-   * of the input) and the characters the escapes stand for: no string per
+   * Strings with escapes, lone or half-escaped surrogates, or errors. Most
+   * strings with escapes are decoded by {@link escapedString}; this loop reads
+   * the rest (a lone or half-escaped surrogate, an error), reporting each
+   * problem where it is. The result is joined once from the runs of plain
+   * text between escapes (slices of the input) and the characters the escapes
+   * stand for: no string per
    * character, and no rope (`out += char` builds one node per character: a
    * 50 MB string of escapes took seconds and a gigabyte). Every `CHUNK` parts
    * are joined into one, so the parts list stays short however many escapes.
    */
   slowString(start: number, from: number): string {
+    const decoded = this.escapedString(start, from);
+    if (decoded !== undefined) return decoded;
     const s = this.s;
     const len = s.length;
     const parts = this.parts;
@@ -432,8 +445,7 @@ class Parser {
     let i = from;
     for (;;) {
       if (i >= len) {
-        this.i = i;
-        this.syntax("unterminated string");
+        this.syntax("unterminated string", i);
       }
       const c = s.charCodeAt(i);
       if (c === QUOTE) break;
@@ -447,16 +459,14 @@ class Parser {
         } else if (e === 117) {
           const code = hex4(s, i + 2);
           if (code < 0) {
-            this.i = i;
-            this.syntax("invalid \\u escape");
+            this.syntax("invalid \\u escape", i);
           }
           i += 6;
           if (code >= 0xd800 && code <= 0xdfff) {
             i = this.surrogate(code, i, count++);
           } else parts[count++] = String.fromCharCode(code);
         } else {
-          this.i = i;
-          this.syntax("invalid escape");
+          this.syntax("invalid escape", i);
         }
         runStart = i;
         if (count >= CHUNK) {
@@ -466,8 +476,7 @@ class Parser {
           count = 0;
         }
       } else if (c < 0x20) {
-        this.i = i;
-        this.syntax("control character in a string");
+        this.syntax("control character in a string", i);
       } else if (c >= 0xd800 && c <= 0xdfff) {
         if (isSurrogatePair(c, s.charCodeAt(i + 1))) {
           i += 2;
@@ -487,6 +496,45 @@ class Parser {
       return chunks.join("");
     }
     return count === 1 ? parts[0]! : parts.join("");
+  }
+
+  /**
+   * A string whose escapes are all valid and stand for no surrogate, and
+   * which holds no raw lone surrogate or control character, decoded by the
+   * engine's JSON.parse once its closing quote is found: the escapes are
+   * checked here and the runs between them read by PLAIN_RUN, so JSON.parse
+   * gets a literal it decodes as this parser would (it would decode a lone
+   * surrogate too, and report errors without their path). Undefined for
+   * anything else, which slowString reads character by character and which
+   * fails where it should. `from` is the first character string() did not
+   * take as plain text.
+   */
+  escapedString(start: number, from: number): string | undefined {
+    const s = this.s;
+    let i = from;
+    for (;;) {
+      const c = s.charCodeAt(i);
+      if (c === QUOTE) break;
+      if (c === BACKSLASH) {
+        const e = s.charCodeAt(i + 1);
+        if (e === 117) {
+          // A surrogate, even one of an escaped pair, is the loop's to check.
+          const code = hex4(s, i + 2);
+          if (code < 0 || (code >= 0xd800 && code <= 0xdfff)) return undefined;
+          i += 6;
+        } else if (e < 128 && SIMPLE_ESCAPES[e] !== undefined) i += 2;
+        else return undefined;
+      } else if (c >= 0xd800 && c <= 0xdfff && isSurrogatePair(c, s.charCodeAt(i + 1))) {
+        i += 2;
+      } else {
+        // A control character, a lone surrogate, or the end of the text (NaN).
+        return undefined;
+      }
+      const next = s.charCodeAt(i);
+      if (next !== QUOTE && next !== BACKSLASH) i = plainRunEnd(s, i);
+    }
+    this.i = i + 1;
+    return JSON.parse(s.slice(start - 1, i + 1)) as string;
   }
 
   /**
@@ -515,8 +563,7 @@ class Parser {
       }
     }
     if (!this.keepLoneSurrogates) {
-      this.i = at;
-      this.fail("invalid-unicode", "a string holds a lone surrogate (not valid UTF-8)");
+      this.fail("invalid-unicode", "a string holds a lone surrogate (not valid UTF-8)", at);
     }
     parts[part] = String.fromCharCode(code);
     return at;
@@ -547,8 +594,7 @@ class Parser {
         c = s.charCodeAt(++i);
       } while (c >= 48 && c <= 57);
     } else {
-      this.i = i;
-      this.syntax("invalid number");
+      this.syntax("invalid number", i);
     }
     let plain = true;
     let fractionDigits = 0;
@@ -557,8 +603,7 @@ class Parser {
       i++;
       c = s.charCodeAt(i);
       if (!(c >= 48 && c <= 57)) {
-        this.i = i;
-        this.syntax("invalid number");
+        this.syntax("invalid number", i);
       }
       do {
         scaled = scaled * 10 + (c - 48);
@@ -577,8 +622,7 @@ class Parser {
         c = s.charCodeAt(i);
       }
       if (!(c >= 48 && c <= 57)) {
-        this.i = i;
-        this.syntax("invalid number");
+        this.syntax("invalid number", i);
       }
       i = skipDigits(s, i + 1);
     }
@@ -596,8 +640,7 @@ class Parser {
     const text = s.slice(start, i);
     const v = +text;
     if ((v === Infinity || v === -Infinity) && !this.keepOutOfRange) {
-      this.i = start;
-      this.fail("number-out-of-range", "the number is beyond float64's range");
+      this.fail("number-out-of-range", "the number is beyond float64's range", start);
     }
     const listener = this.listener;
     if (listener !== undefined) {
@@ -632,14 +675,9 @@ const CHUNK = 4096;
 /** What each one-character escape (`\n`, `\"`, …) stands for, by the code of its letter. */
 const SIMPLE_ESCAPES: readonly (string | undefined)[] = (() => {
   const table: (string | undefined)[] = new Array(128).fill(undefined);
-  table[QUOTE] = '"';
-  table[BACKSLASH] = "\\";
-  table[47] = "/";
-  table[98] = "\b";
-  table[102] = "\f";
-  table[110] = "\n";
-  table[114] = "\r";
-  table[116] = "\t";
+  // Each escape letter followed by what it stands for.
+  const pairs = '""\\\\//b\bf\fn\nr\rt\t';
+  for (let k = 0; k < pairs.length; k += 2) table[pairs.charCodeAt(k)] = pairs[k + 1];
   return table;
 })();
 
@@ -957,8 +995,7 @@ class SpanParser extends Parser {
     const key = this.tokens[this.tokens.length - 1] as string;
     if (open.seen !== undefined) {
       if (open.seen.has(key)) {
-        this.i = keyStart;
-        this.fail("duplicate-key", "a key appears twice in one object (two readings)");
+        this.fail("duplicate-key", "a key appears twice in one object (two readings)", keyStart);
       }
       open.seen.add(key);
     }
