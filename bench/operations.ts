@@ -450,7 +450,7 @@ export const operations: readonly OperationSpec[] = [
     // (blocks of at most maxRefillBatch calls, each after its pool of fresh copies is
     // built and a scavenge), so that the ratio counts the schema lookup, not the blocks.
     // In blocks of its own (thousands of calls, nothing built before them) the same call
-    // measured 13–17% faster (session 22), which the old ratio charged to the lookup.
+    // took 19–22% less time (session 22), which the old ratio charged to the lookup.
     id: "cached-refill",
     label: "structToJson, same schema object, timed in first use's blocks",
     group: "schema",
