@@ -428,10 +428,10 @@ class Parser {
    * the rest (a lone or half-escaped surrogate, an error), reporting each
    * problem where it is. The result is joined once from the runs of plain
    * text between escapes (slices of the input) and the characters the escapes
-   * stand for: no string per
-   * character, and no rope (`out += char` builds one node per character: a
-   * 50 MB string of escapes took seconds and a gigabyte). Every `CHUNK` parts
-   * are joined into one, so the parts list stays short however many escapes.
+   * stand for: no string per character, and no rope (`out += char` builds one
+   * node per character: a 50 MB string of escapes took seconds and a
+   * gigabyte). Every `CHUNK` parts are joined into one, so the parts list
+   * stays short however many escapes.
    */
   slowString(start: number, from: number): string {
     const decoded = this.escapedString(start, from);
