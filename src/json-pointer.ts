@@ -7,6 +7,11 @@ export function escapePointerToken(token: string): string {
   return token.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
+/** Undoes {@link escapePointerToken}: "~1" becomes "/" and "~0" becomes "~" (RFC 6901 §4). */
+export function unescapePointerToken(token: string): string {
+  return token.replace(/~1/g, "/").replace(/~0/g, "~");
+}
+
 /** Appends an object key or array index to a pointer. */
 export function pointerAppend(pointer: JsonPointer, token: string | number): JsonPointer {
   return `${pointer}/${typeof token === "number" ? token : escapePointerToken(token)}`;
@@ -31,7 +36,7 @@ export function parsePointer(pointer: string): string[] | undefined {
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
     if (/~(?![01])/.test(t)) return undefined;
-    tokens[i] = t.replace(/~1/g, "/").replace(/~0/g, "~");
+    tokens[i] = unescapePointerToken(t);
   }
   return tokens;
 }

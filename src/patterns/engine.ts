@@ -9,6 +9,8 @@
 // "struct-json-bridge/re2". Without one, a position whose reading depends on
 // a pattern reads as unknown and notes `schema-pattern-unevaluated`.
 
+import { entry, newMap } from "../map-entry.js";
+
 /** A pattern the engine can evaluate exactly. */
 export interface CompiledPattern {
   /** True when the pattern matches somewhere in `text` (ECMAScript `RegExp.prototype.test`, unanchored). */
@@ -70,11 +72,7 @@ export function compilePattern(
   engine: PatternEngine,
   source: string,
 ): CompiledPattern | PatternRefusal {
-  let cache = compiledByEngine.get(engine);
-  if (cache === undefined) {
-    cache = new Map();
-    compiledByEngine.set(engine, cache);
-  }
+  const cache = entry(compiledByEngine, engine, newMap);
   let c = cache.get(source);
   if (c === undefined) {
     try {

@@ -8,6 +8,7 @@
 //
 // A branch's checks are compiled once into a predicate (a small and/or tree);
 // per value only the predicate is evaluated.
+import { entry } from "../map-entry.js";
 import { isRecord } from "./keywords.js";
 import { Disjunction, expansion, K_FALSE, type NodeBase, type SchemaObjectNode } from "./nodes.js";
 import { and, or, type Predicate } from "./predicates.js";
@@ -32,21 +33,34 @@ function ownValuePredicate(s: SchemaObjectNode): Predicate {
 /** Op: the value predicate of a node (a member's schema): own const/enum, through refs, allOf, anyOf/oneOf. */
 export class ValuePredicateOp extends Op<NodeBase | Disjunction, Predicate> {
   compute(n: NodeBase | Disjunction, work: Work): Predicate {
-    if (n instanceof Disjunction) return branchesPredicate(n, work, this, () => true);
-    const expanded = expansion(n, work);
-    if (expanded.hasFalse) return false;
-    const parts: Predicate[] = [];
-    for (const s of expanded.schemaObjects) parts.push(ownValuePredicate(s));
-    for (const d of expanded.disjunctions)
-      if (d.selectable) parts.push(unionPredicate(d, work, this));
-    return and(parts);
+    return n instanceof Disjunction
+      ? branchesPredicate(n, work, this, () => true)
+      : nodePredicate(n, work, this, ownValuePredicate);
   }
 }
 
-/** A disjunction's predicate, computed in a frame of its own (cut when met again inside its branches: true). */
-function unionPredicate(d: Disjunction, work: Work, op: Op<NodeBase | Disjunction, Predicate>) {
-  const p = run(work, op, d, false);
-  return p === DROPPED ? true : p;
+/**
+ * The predicate of a node (not a disjunction): false where a `false` schema
+ * applies; else the conjunction of its schema objects' own predicates
+ * (`own`) and of its selectable unions' (each computed in a frame of its
+ * own: cut when met again inside its branches, true).
+ */
+function nodePredicate(
+  n: NodeBase,
+  work: Work,
+  op: Op<NodeBase | Disjunction, Predicate>,
+  own: (s: SchemaObjectNode) => Predicate,
+): Predicate {
+  const expanded = expansion(n, work);
+  if (expanded.hasFalse) return false;
+  const parts: Predicate[] = [];
+  for (const s of expanded.schemaObjects) parts.push(own(s));
+  for (const d of expanded.disjunctions) {
+    if (!d.selectable) continue;
+    const p = run(work, op, d, false);
+    parts.push(p === DROPPED ? true : p);
+  }
+  return and(parts);
 }
 
 /**
@@ -120,20 +134,8 @@ export class ObjectPredicateOp extends Op<NodeBase | Disjunction, Predicate> {
       return p;
     }
     if (n.kind === K_FALSE) return false;
-    const expanded = expansion(n, work);
-    if (expanded.hasFalse) return false;
-    const parts: Predicate[] = [];
-    for (const s of expanded.schemaObjects) {
-      let p = this.own.get(s);
-      if (p === undefined) {
-        p = ownObjectPredicate(s, work, this.valuePredicates);
-        this.own.set(s, p);
-      }
-      parts.push(p);
-    }
-    for (const d of expanded.disjunctions)
-      if (d.selectable) parts.push(unionPredicate(d, work, this));
-    return and(parts);
+    const own = (s: SchemaObjectNode) => ownObjectPredicate(s, work, this.valuePredicates);
+    return nodePredicate(n, work, this, (s) => entry(this.own, s, own));
   }
 }
 

@@ -118,25 +118,6 @@ export const CUT_NODE = new NodeBase(K_UNKNOWN, true, null);
 export type View = ReadonlyMap<Disjunction, readonly NodeBase[]>;
 
 /**
- * The child of a disjunction: the disjunction of its kept branches'
- * children. A branch whose child is a cut recursion contributes nothing;
- * CUT_NODE when none contributes.
- */
-function unionChild(
-  doc: Doc,
-  work: Work,
-  op: Op<NodeBase | Disjunction, NodeBase>,
-  kept: readonly NodeBase[],
-): NodeBase {
-  const alts: NodeBase[] = [];
-  for (const b of kept) {
-    const c = run(work, op, b);
-    if (c !== DROPPED && c !== CUT_NODE) alts.push(c);
-  }
-  return alts.length > 0 ? makeAny(doc, alts, work) : CUT_NODE;
-}
-
-/**
  * Tests `key` against a schema object's patterns, pushing the matching
  * patterns' nodes to `out`; true when one matched. Each test is charged
  * (key length + 1) × the pattern's weight before it runs. A pattern that
@@ -180,61 +161,6 @@ const EVALUATED = 1;
 const NOT_EVALUATED = 2;
 
 /**
- * The child at a node that is not a disjunction: the conjunction of its
- * schema objects' own children (`op.ownChildren` adds them to `out`) and of each
- * disjunction's (a frame of `op`, see {@link unionChild}). A disjunction whose
- * child is a cut recursion contributes nothing; when that is all there is,
- * the result is the CUT_NODE marker (never returned by the public calls).
- * The `unevaluated*` schemas that apply only where some branches hold (it
- * adds them to `maybe`) give the child read both ways: with and without them.
- */
-function childOfNode(
-  doc: Doc,
-  work: Work,
-  op: Op<NodeBase | Disjunction, NodeBase> & {
-    ownChildren(s: SchemaObjectNode, out: NodeBase[], maybe: NodeBase[], work: Work): void;
-  },
-  n: NodeBase,
-): NodeBase {
-  const members: NodeBase[] = [];
-  const maybe: NodeBase[] = [];
-  const expanded = expansion(n, work);
-  for (const s of expanded.schemaObjects) op.ownChildren(s, members, maybe, work);
-  let cut = false;
-  for (const d of expanded.disjunctions) {
-    const c = run(work, op, d, false);
-    if (c === DROPPED || c === CUT_NODE) cut = true;
-    else members.push(c);
-  }
-  if (members.length === 0 && maybe.length === 0 && cut) return CUT_NODE;
-  // Every subset of `maybe` may apply (each schema object's own branches
-  // decide): distinct readings only, each charged, so the doubling stops at
-  // the budget (schema-too-complex) even where the readings merge.
-  const ways = new Set([makeAll(doc, members, work)]);
-  for (const u of maybe) {
-    work.charge(ways.size);
-    for (const w of [...ways]) ways.add(makeAll(doc, [w, u], work));
-  }
-  return makeAny(doc, [...ways], work);
-}
-
-/**
- * Whether a schema object's own keywords evaluate `key` (see EVALUATED): its
- * `properties`, `patternProperties`, `additionalProperties`, and (below the
- * object whose `unevaluatedProperties` is in question: `self` false) its
- * `unevaluatedProperties`, which evaluates whatever is left.
- */
-function ownEvaluates(s: SchemaObjectNode, key: string, work: Work, self: boolean): number {
-  const k = objectKeywordsOf(s);
-  return (k.properties !== undefined && Object.hasOwn(k.properties, key)) ||
-    holds(k.additional) ||
-    (!self && holds(k.unevaluated)) ||
-    matchingPatterns(s, key, work, undefined, false)
-    ? EVALUATED
-    : NOT_EVALUATED;
-}
-
-/**
  * Whether a schema that applies to a member or element evaluates it: a
  * `false` one never does (where it applies, its schema object fails, and a
  * failing subschema's annotations do not count).
@@ -245,20 +171,20 @@ function holds(n: NodeBase | undefined): boolean {
 
 /**
  * Op: do the in-place subschemas of a node (kept branches only) evaluate a
- * member or element (bits, see EVALUATED)? `own` answers for one schema
- * object. Asked at the schema object whose `unevaluated*` is in question
- * (`top`), where that object's own `unevaluated*` does not count; below it
- * (another op: its memo answers the other question) every `unevaluated*` does.
+ * member or element (bits, see EVALUATED)? Its child op says for one schema
+ * object (`ownEvaluates`) and which branches of a union are kept. Asked at
+ * the schema object whose `unevaluated*` is in question (`top`), where that
+ * object's own `unevaluated*` does not count; below it (another op: its memo
+ * answers the other question) every `unevaluated*` does.
  */
 class EvaluatesOp extends Op<NodeBase | Disjunction, number> {
   private readonly sub: EvaluatesOp;
   constructor(
-    private readonly own: (s: SchemaObjectNode, work: Work, self: boolean) => number,
-    private readonly kept: (d: Disjunction, w: Work) => readonly NodeBase[],
+    private readonly child: ChildOp,
     private readonly top = true,
   ) {
     super();
-    this.sub = top ? new EvaluatesOp(own, kept, false) : this;
+    this.sub = top ? new EvaluatesOp(child, false) : this;
   }
   compute(n: NodeBase | Disjunction, work: Work): number {
     const sub = this.sub;
@@ -281,11 +207,12 @@ class EvaluatesOp extends Op<NodeBase | Disjunction, number> {
       }
     };
     // A union's branch whose pattern could not be run may evaluate the key or not.
-    if (n instanceof Disjunction) for (const b of this.kept(n, work)) add(() => run(work, sub, b));
+    if (n instanceof Disjunction)
+      for (const b of this.child.kept(n, work)) add(() => run(work, sub, b));
     else {
       const expanded = expansion(n, work);
       for (const s of expanded.schemaObjects) {
-        if (add(() => this.own(s, work, this.top && s === n))) return EVALUATED;
+        if (add(() => this.child.ownEvaluates(s, work, this.top && s === n))) return EVALUATED;
         // `if` evaluates what it evaluates only where it holds, which the value decides.
         const c = s.doc!.nodeFor(ownKeyword(s.raw, "if"), s.base);
         if (c !== undefined)
@@ -308,23 +235,114 @@ class EvaluatesOp extends Op<NodeBase | Disjunction, number> {
   }
 }
 
-/** Op: the node of member `key` of an object value at a node (or a disjunction), under a view (null: the static one). */
-export class ObjectChildOp extends Op<NodeBase | Disjunction, NodeBase> {
+/** Op: the node of a member or element of a value at a node (or a disjunction). */
+abstract class ChildOp extends Op<NodeBase | Disjunction, NodeBase> {
   private evaluates: EvaluatesOp | undefined;
+  constructor(private readonly doc: Doc) {
+    super();
+  }
+
+  /** The branches of `d` the value may take. */
+  abstract kept(d: Disjunction, work: Work): readonly NodeBase[];
+
+  /**
+   * Adds the nodes a schema object's own keywords give the child to `out`,
+   * and those that apply only where some branches hold to `maybe` (see
+   * {@link childAt}).
+   */
+  abstract ownChildren(s: SchemaObjectNode, out: NodeBase[], maybe: NodeBase[], work: Work): void;
+
+  /**
+   * Whether a schema object's own keywords evaluate the child (see
+   * EVALUATED); `self`: it is the object whose `unevaluated*` is in question.
+   */
+  abstract ownEvaluates(s: SchemaObjectNode, work: Work, self: boolean): number;
+
+  compute(n: NodeBase | Disjunction, work: Work): NodeBase {
+    return n instanceof Disjunction
+      ? this.unionChild(work, this.kept(n, work))
+      : this.childAt(n, work);
+  }
+
+  /**
+   * The child of a disjunction: the disjunction of its kept branches'
+   * children. A branch whose child is a cut recursion contributes nothing;
+   * CUT_NODE when none contributes.
+   */
+  private unionChild(work: Work, kept: readonly NodeBase[]): NodeBase {
+    const alts: NodeBase[] = [];
+    for (const b of kept) {
+      const c = run(work, this, b);
+      if (c !== DROPPED && c !== CUT_NODE) alts.push(c);
+    }
+    return alts.length > 0 ? makeAny(this.doc, alts, work) : CUT_NODE;
+  }
+
+  /**
+   * The child at a node that is not a disjunction: the conjunction of its
+   * schema objects' own children (`ownChildren` adds them to `out`) and of
+   * each disjunction's (a frame of this op, see {@link unionChild}). A
+   * disjunction whose child is a cut recursion contributes nothing; when that
+   * is all there is, the result is the CUT_NODE marker (never returned by the
+   * public calls). The `unevaluated*` schemas that apply only where some
+   * branches hold (added to `maybe`) give the child read both ways: with and
+   * without them.
+   */
+  private childAt(n: NodeBase, work: Work): NodeBase {
+    const doc = this.doc;
+    const members: NodeBase[] = [];
+    const maybe: NodeBase[] = [];
+    const expanded = expansion(n, work);
+    for (const s of expanded.schemaObjects) this.ownChildren(s, members, maybe, work);
+    let cut = false;
+    for (const d of expanded.disjunctions) {
+      const c = run(work, this, d, false);
+      if (c === DROPPED || c === CUT_NODE) cut = true;
+      else members.push(c);
+    }
+    if (members.length === 0 && maybe.length === 0 && cut) return CUT_NODE;
+    // Every subset of `maybe` may apply (each schema object's own branches
+    // decide): distinct readings only, each charged, so the doubling stops at
+    // the budget (schema-too-complex) even where the readings merge.
+    const ways = new Set([makeAll(doc, members, work)]);
+    for (const u of maybe) {
+      work.charge(ways.size);
+      for (const w of [...ways]) ways.add(makeAll(doc, [w, u], work));
+    }
+    return makeAny(doc, [...ways], work);
+  }
+
+  /**
+   * Adds `unevaluated`, the `unevaluated*` schema of `s`, to `out` where the
+   * in-place subschemas of `s` surely leave the child unevaluated, and to
+   * `maybe` where only some kept branches evaluate it.
+   */
+  protected addUnevaluated(
+    s: SchemaObjectNode,
+    unevaluated: NodeBase,
+    out: NodeBase[],
+    maybe: NodeBase[],
+    work: Work,
+  ): void {
+    this.evaluates ??= new EvaluatesOp(this);
+    const e = run(work, this.evaluates, s);
+    if (e !== EVALUATED) (e === 3 ? maybe : out).push(unevaluated);
+  }
+}
+
+/** Op: the node of member `key` of an object value at a node (or a disjunction), under a view (null: the static one). */
+export class ObjectChildOp extends ChildOp {
   constructor(
-    private readonly doc: Doc,
+    doc: Doc,
     private readonly key: string,
     private readonly view: View | null,
     private readonly objectPredicates: ObjectPredicateOp,
   ) {
-    super();
+    super(doc);
   }
-  private kept = (d: Disjunction, w: Work): readonly NodeBase[] =>
-    this.view?.get(d) ?? keptForObject(d, w, this.objectPredicates);
 
-  compute(n: NodeBase | Disjunction, work: Work): NodeBase {
-    if (n instanceof Disjunction) return unionChild(this.doc, work, this, this.kept(n, work));
-    return childOfNode(this.doc, work, this, n);
+  kept(d: Disjunction, work: Work): readonly NodeBase[] {
+    return this.view?.get(d) ?? keptForObject(d, work, this.objectPredicates);
   }
 
   ownChildren(s: SchemaObjectNode, out: NodeBase[], maybe: NodeBase[], work: Work): void {
@@ -339,44 +357,37 @@ export class ObjectChildOp extends Op<NodeBase | Disjunction, NodeBase> {
     if (matchingPatterns(s, this.key, work, out, settled)) found = true;
     if (found) return;
     if (k.additional !== undefined) out.push(k.additional);
-    else if (k.unevaluated !== undefined) {
-      this.evaluates ??= new EvaluatesOp(
-        (o, w, self) => ownEvaluates(o, this.key, w, self),
-        this.kept,
-      );
-      const e = run(work, this.evaluates, s);
-      if (e !== EVALUATED) (e === 3 ? maybe : out).push(k.unevaluated);
-    }
+    else if (k.unevaluated !== undefined) this.addUnevaluated(s, k.unevaluated, out, maybe, work);
   }
-}
-/** Whether a schema object's own array keywords evaluate element `i` (see EVALUATED, ownEvaluates). */
-function ownEvaluatesItem(s: SchemaObjectNode, i: number, self: boolean): number {
-  const k = arrayKeywordsOf(s);
-  if (
-    (k.prefix !== undefined && i < k.prefix.length) ||
-    holds(k.rest) ||
-    (!self && holds(k.unevaluated))
-  )
-    return EVALUATED;
-  // `contains` evaluates the elements it matches, which the value decides.
-  const c = ownKeyword(s.raw, "contains");
-  return c !== undefined && c !== false ? EVALUATED | NOT_EVALUATED : NOT_EVALUATED;
+
+  /**
+   * Its `properties`, `patternProperties`, `additionalProperties`, and (below
+   * the object whose `unevaluatedProperties` is in question) its
+   * `unevaluatedProperties`, which evaluates whatever is left.
+   */
+  ownEvaluates(s: SchemaObjectNode, work: Work, self: boolean): number {
+    const k = objectKeywordsOf(s);
+    return (k.properties !== undefined && Object.hasOwn(k.properties, this.key)) ||
+      holds(k.additional) ||
+      (!self && holds(k.unevaluated)) ||
+      matchingPatterns(s, this.key, work, undefined, false)
+      ? EVALUATED
+      : NOT_EVALUATED;
+  }
 }
 
 /** Op: the node of element `index` of an array value at a node (or a disjunction). */
-export class ArrayChildOp extends Op<NodeBase | Disjunction, NodeBase> {
-  private evaluates: EvaluatesOp | undefined;
+export class ArrayChildOp extends ChildOp {
   constructor(
-    private readonly doc: Doc,
+    doc: Doc,
     private readonly index: number,
     private readonly arrayAdmits: ArrayAdmitsOp,
   ) {
-    super();
+    super(doc);
   }
-  compute(n: NodeBase | Disjunction, work: Work): NodeBase {
-    if (n instanceof Disjunction)
-      return unionChild(this.doc, work, this, keptForArray(n, work, this.arrayAdmits));
-    return childOfNode(this.doc, work, this, n);
+
+  kept(d: Disjunction, work: Work): readonly NodeBase[] {
+    return keptForArray(d, work, this.arrayAdmits);
   }
 
   ownChildren(s: SchemaObjectNode, out: NodeBase[], maybe: NodeBase[], work: Work): void {
@@ -388,12 +399,21 @@ export class ArrayChildOp extends Op<NodeBase | Disjunction, NodeBase> {
     } else if (k.rest !== undefined) {
       out.push(k.rest);
     } else if (k.unevaluated !== undefined) {
-      this.evaluates ??= new EvaluatesOp(
-        (o, _, self) => ownEvaluatesItem(o, i, self),
-        (d, w) => keptForArray(d, w, this.arrayAdmits),
-      );
-      const e = run(work, this.evaluates, s);
-      if (e !== EVALUATED) (e === 3 ? maybe : out).push(k.unevaluated);
+      this.addUnevaluated(s, k.unevaluated, out, maybe, work);
     }
+  }
+
+  ownEvaluates(s: SchemaObjectNode, _work: Work, self: boolean): number {
+    const k = arrayKeywordsOf(s);
+    const i = this.index;
+    if (
+      (k.prefix !== undefined && i < k.prefix.length) ||
+      holds(k.rest) ||
+      (!self && holds(k.unevaluated))
+    )
+      return EVALUATED;
+    // `contains` evaluates the elements it matches, which the value decides.
+    const c = ownKeyword(s.raw, "contains");
+    return c !== undefined && c !== false ? EVALUATED | NOT_EVALUATED : NOT_EVALUATED;
   }
 }

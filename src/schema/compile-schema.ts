@@ -143,7 +143,7 @@ type KeptValue = Kept | string | number | boolean | null;
 /** One schema kept by content. */
 class ContentEntry {
   /** Generated at the first hit (see generateComparator); null where the walk serves. */
-  compare: Comparator | null | undefined = undefined;
+  compare: Comparator | null | undefined;
   constructor(
     readonly print: number,
     /** The private copy, as the in-step walk reads it. */

@@ -12,9 +12,7 @@ import {
   buildIndex,
   ownBase,
   type RefTarget,
-  resolveDynamicRef,
-  resolveRecursiveRef,
-  resolveRef,
+  resolveReference,
   type SchemaIndex,
 } from "./resolve-ref.js";
 import type { SchemaNode } from "./types.js";
@@ -60,9 +58,9 @@ export interface Costed<T> {
 /** Base of every node. */
 export class NodeBase implements SchemaNode {
   readonly id = nextId++;
-  expanded: Expansion | undefined = undefined;
+  expanded: Expansion | undefined;
   /** Finished answers about this node, by question (see ./reader.ts), shared by every call. */
-  answers: Map<string, Costed<unknown>> | undefined = undefined;
+  answers: Map<string, Costed<unknown>> | undefined;
   constructor(
     readonly kind: number,
     readonly isUnknown: boolean,
@@ -84,10 +82,10 @@ export const UNRESOLVED: unique symbol = Symbol("unresolved");
 
 /** One schema object, read in the context of its base URI. */
 export class SchemaObjectNode extends NodeBase {
-  ownConjuncts: readonly (NodeBase | typeof UNRESOLVED)[] | undefined = undefined;
-  ownDisjunctions: readonly Disjunction[] | undefined = undefined;
+  ownConjuncts: readonly (NodeBase | typeof UNRESOLVED)[] | undefined;
+  ownDisjunctions: readonly Disjunction[] | undefined;
   /** What its own `const`/`enum` require of a member's value (see ./branch-filter.ts); no budget involved. */
-  ownValuePredicate: unknown = undefined;
+  ownValuePredicate: unknown;
   /** Visit mark of the closure walk. */
   mark = 0;
   constructor(
@@ -173,7 +171,7 @@ const FALSE_EXPANSION: Expansion = {
 
 /** One compiled schema document: nodes per schema object, the ref index, interned composites. */
 export class Doc {
-  private index: SchemaIndex | undefined = undefined;
+  private index: SchemaIndex | undefined;
   // A Map, not a WeakMap: the keys are this document's own subschemas, alive as
   // long as the document is, and Map is far cheaper for the garbage collector.
   private readonly nodes = new Map<object, SchemaObjectNode | Map<string, SchemaObjectNode>>();
@@ -223,12 +221,7 @@ export class Doc {
       this.index ??= buildIndex(this.root, this.rootBase);
       return this.index;
     };
-    const t: RefTarget | undefined =
-      keyword === "$ref"
-        ? resolveRef(root, index, ref, base)
-        : keyword === "$dynamicRef"
-          ? resolveDynamicRef(root, index, ref, base)
-          : resolveRecursiveRef(root, index, ref, base);
+    const t = resolveReference(keyword, root, index, ref, base);
     if (t === undefined) return undefined;
     if (typeof t.raw === "boolean") return t.raw ? UNKNOWN_NODE_IMPL : FALSE_NODE;
     return this.nodeAt(t.raw, t.base);

@@ -12,6 +12,7 @@
 // that cost again, so a warm schema costs a call exactly what a fresh one
 // does: outputs never depend on earlier calls. A question that does not fit
 // what is left reads as too complex, and the whole budget is spent.
+import { entry, newMap } from "../map-entry.js";
 import type { PatternEngine } from "../patterns/engine.js";
 import { ArrayAdmitsOp, ObjectPredicateOp } from "./branch-filter.js";
 import { ArrayChildOp, CUT_NODE, ObjectChildOp, type View } from "./children.js";
@@ -74,8 +75,8 @@ function emitNotes(bits: number, note: NoteSink): void {
   if ((bits & NOTE_PATTERN) !== 0) note("schema-pattern-unevaluated");
 }
 
-const EMPTY_OBJECT_SCOPE: ObjectScope = { child: () => UNKNOWN_NODE_IMPL };
-const EMPTY_ARRAY_SCOPE: ArrayScope = { child: () => UNKNOWN_NODE_IMPL };
+/** The scope of an object or array below which nothing is known. */
+const EMPTY_SCOPE: ObjectScope & ArrayScope = { child: () => UNKNOWN_NODE_IMPL };
 
 /** What one call has answered about one node (answers are never undefined). */
 interface CallAnswers {
@@ -94,15 +95,8 @@ interface CallAnswers {
 /** The member key every key no `properties` names stands for. */
 const UNNAMED: unique symbol = Symbol("unnamed");
 
-/** The map under `key` in `outer`, made on first use. */
-function inner<K, L, V>(outer: Map<K, Map<L, V>>, key: K): Map<L, V> {
-  let m = outer.get(key);
-  if (m === undefined) {
-    m = new Map();
-    outer.set(key, m);
-  }
-  return m;
-}
+/** A node's answers before this call has any. */
+const noAnswers = (): CallAnswers => ({});
 
 /** Marks a question whose answer did not fit the call's budget. */
 const TOO_COMPLEX: unique symbol = Symbol("too complex");
@@ -111,13 +105,7 @@ let engineCount = 0;
 const engineIds = new WeakMap<PatternEngine, number>();
 
 function engineKey(engine: PatternEngine | undefined): string {
-  if (engine === undefined) return "";
-  let id = engineIds.get(engine);
-  if (id === undefined) {
-    id = ++engineCount;
-    engineIds.set(engine, id);
-  }
-  return String(id);
+  return engine === undefined ? "" : String(entry(engineIds, engine, () => ++engineCount));
 }
 
 /**
@@ -191,12 +179,7 @@ export class SchemaReader {
 
   /** What this call has answered about `node`. */
   private answersOf(node: NodeBase): CallAnswers {
-    let a = this.answered.get(node);
-    if (a === undefined) {
-      a = {};
-      this.answered.set(node, a);
-    }
-    return a;
+    return entry(this.answered, node, noAnswers);
   }
 
   /** The map in `field` of `node`'s answers, made on first use. */
@@ -205,27 +188,8 @@ export class SchemaReader {
     field: F,
   ): NonNullable<CallAnswers[F]> {
     const mine = this.answersOf(node);
-    let m = mine[field];
-    if (m === undefined) {
-      m = new Map() as NonNullable<CallAnswers[F]>;
-      mine[field] = m;
-    }
-    return m as NonNullable<CallAnswers[F]>;
-  }
-
-  /** This call's answer in `slot` of `node`'s answers (one unit), else `ask`'s, remembered there. */
-  private recallSlot<T>(
-    node: NodeBase,
-    slot: "whole" | "fraction" | "objectInfo" | "arrayInfo",
-    question: string,
-    compute: (work: Work) => T,
-  ): T | typeof TOO_COMPLEX {
-    const mine = this.answersOf(node);
-    const known = mine[slot] as T | typeof TOO_COMPLEX | undefined;
-    if (known !== undefined) return this.afford(1) ? known : TOO_COMPLEX;
-    const answer = this.ask(node, question, compute);
-    mine[slot] = answer;
-    return answer;
+    mine[field] ??= new Map() as NonNullable<CallAnswers[F]>;
+    return mine[field] as NonNullable<CallAnswers[F]>;
   }
 
   /** This call's answer under `key` in `mine` (one unit), else `ask`'s, remembered there. */
@@ -243,64 +207,55 @@ export class SchemaReader {
     return answer;
   }
 
-  /** The reading of a number `value` at `node`; notes go to `note`. */
-  numberReading(node: SchemaNode, value: number, note: NoteSink): NumberReading {
-    if (!(node instanceof NodeBase) || node.isUnknown) return "unknown";
-    if (node.kind === K_COMPLEX || node.kind === K_UNDECIDED) {
-      emitNotes(node.kind === K_COMPLEX ? NOTE_COMPLEX : NOTE_PATTERN, note);
-      return "unknown";
-    }
-    this.grant();
-    const whole = Number.isInteger(value);
-    const m = this.recallSlot(
-      node,
-      whole ? "whole" : "fraction",
-      whole ? "w" : "f",
-      (work): Memo<Reading> => {
-        const r = run(work, new ReadOp(whole), node);
-        return { value: r === DROPPED ? R_UNKNOWN : r, notes: work.notes };
-      },
-    );
-    if (m === TOO_COMPLEX) {
-      note("schema-too-complex");
-      return "unknown";
-    }
-    if (m.notes !== 0) emitNotes(m.notes, note);
-    return PUBLIC_READING[m.value]!;
-  }
-
   /**
-   * What an object or array value at `node` needs (its notes emitted);
-   * undefined when nothing is known below it.
+   * What `node` answers in `slot` (`compute` works it out; the question
+   * sharing it is the slot's initial: w, f, o, a), its notes emitted; one
+   * unit when this call has it already. Undefined when nothing is known
+   * there (an unknown node; a node too complex or undecided, noted) or the
+   * answer does not fit the budget (noted).
    */
-  private containerInfo<T extends { readonly notes: number }>(
+  private answer<T extends { readonly notes: number }>(
     node: SchemaNode,
     note: NoteSink,
-    slot: "objectInfo" | "arrayInfo",
+    slot: "whole" | "fraction" | "objectInfo" | "arrayInfo",
     compute: (node: NodeBase, work: Work) => T,
-  ): { node: NodeBase; info: T } | undefined {
+  ): T | undefined {
     if (!(node instanceof NodeBase) || node.isUnknown) return undefined;
+    // Only the nodes too complex or undecided have no document.
     if (node.kind === K_COMPLEX || node.kind === K_UNDECIDED || node.doc === null) {
       emitNotes(node.kind === K_UNDECIDED ? NOTE_PATTERN : NOTE_COMPLEX, note);
       return undefined;
     }
     this.grant();
-    const info = this.recallSlot(node, slot, slot === "objectInfo" ? "o" : "a", (work) =>
-      compute(node, work),
-    );
-    if (info === TOO_COMPLEX) {
+    const mine = this.answersOf(node);
+    let found = mine[slot] as T | typeof TOO_COMPLEX | undefined;
+    if (found === undefined) {
+      found = this.ask(node, slot[0]!, (work) => compute(node, work));
+      mine[slot] = found;
+    } else if (!this.afford(1)) found = TOO_COMPLEX;
+    if (found === TOO_COMPLEX) {
       note("schema-too-complex");
       return undefined;
     }
-    if (info.notes !== 0) emitNotes(info.notes, note);
-    return { node, info };
+    if (found.notes !== 0) emitNotes(found.notes, note);
+    return found;
+  }
+
+  /** The reading of a number `value` at `node`; notes go to `note`. */
+  numberReading(node: SchemaNode, value: number, note: NoteSink): NumberReading {
+    const whole = Number.isInteger(value);
+    const m = this.answer(node, note, whole ? "whole" : "fraction", (n, work): Memo<Reading> => {
+      const r = run(work, new ReadOp(whole), n);
+      return { value: r === DROPPED ? R_UNKNOWN : r, notes: work.notes };
+    });
+    return m === undefined ? "unknown" : PUBLIC_READING[m.value]!;
   }
 
   /** The scope of an object value at `node`; `probe` lets branch filtering look at its members. */
   objectScope(at: SchemaNode, probe: ObjectProbe, note: NoteSink): ObjectScope {
-    const found = this.containerInfo(at, note, "objectInfo", computeObjectInfo);
-    if (found === undefined) return EMPTY_OBJECT_SCOPE;
-    const { node, info } = found;
+    const info = this.answer(at, note, "objectInfo", computeObjectInfo);
+    if (info === undefined) return EMPTY_SCOPE;
+    const node = at as NodeBase;
     if (info.dynamic.length === 0) {
       const mine = this.answersOf(node);
       mine.staticScope ??= new MemberScope(this, node, info.named, "", undefined);
@@ -308,7 +263,7 @@ export class SchemaReader {
     }
     if (!this.afford(info.keys.length)) {
       note("schema-too-complex");
-      return EMPTY_OBJECT_SCOPE;
+      return EMPTY_SCOPE;
     }
     const signature = probeSignature(info, probe);
     const selection = this.recall(
@@ -320,7 +275,7 @@ export class SchemaReader {
     );
     if (selection === TOO_COMPLEX) {
       note("schema-too-complex");
-      return EMPTY_OBJECT_SCOPE;
+      return EMPTY_SCOPE;
     }
     return new MemberScope(this, node, info.named, selection.key, selection.view);
   }
@@ -337,53 +292,56 @@ export class SchemaReader {
     view: View | undefined,
     key: string,
   ): SchemaNode {
-    const doc = node.doc!;
-    this.grant();
     const shared = named !== undefined && !named.has(key);
-    const r = this.recall(
-      inner(this.mapOf(node, "members"), viewKey),
-      shared ? UNNAMED : key,
+    return this.child(
       node,
+      entry(this.mapOf(node, "members"), viewKey, newMap),
+      shared ? UNNAMED : key,
       () => (shared ? `u${viewKey}` : `${this.memberPrefix}${viewKey}|${key}`),
-      (work) => {
-        try {
-          const c = run(
-            work,
-            new ObjectChildOp(doc, key, view ?? null, new ObjectPredicateOp()),
-            node,
-          );
-          return c === DROPPED || c === CUT_NODE ? UNKNOWN_NODE_IMPL : c;
-        } catch (e) {
-          if (e === PATTERN_UNDECIDED) return UNDECIDED_NODE;
-          throw e;
-        }
-      },
+      () => new ObjectChildOp(node.doc!, key, view ?? null, new ObjectPredicateOp()),
     );
-    return r === TOO_COMPLEX ? TOO_COMPLEX_NODE : r;
   }
 
   /** The scope of an array value at `node` (element nodes do not depend on the array's content). */
   arrayScope(at: SchemaNode, _length: number, note: NoteSink): ArrayScope {
-    const found = this.containerInfo(at, note, "arrayInfo", computeArrayInfo);
-    return found === undefined
-      ? EMPTY_ARRAY_SCOPE
-      : new ElementScope(this, found.node, found.info.tail);
+    const info = this.answer(at, note, "arrayInfo", computeArrayInfo);
+    return info === undefined ? EMPTY_SCOPE : new ElementScope(this, at as NodeBase, info.tail);
   }
 
   /** The node of element `index` of an array at `node`. */
   element(node: NodeBase, index: number): SchemaNode {
-    const doc = node.doc!;
-    this.grant();
-    const r = this.recall(
+    return this.child(
+      node,
       this.mapOf(node, "elements"),
       index,
-      node,
       () => `i${index}`,
-      (work) => {
-        const c = run(work, new ArrayChildOp(doc, index, new ArrayAdmitsOp()), node);
-        return c === DROPPED || c === CUT_NODE ? UNKNOWN_NODE_IMPL : c;
-      },
+      () => new ArrayChildOp(node.doc!, index, new ArrayAdmitsOp()),
     );
+  }
+
+  /**
+   * The node of a member or element of a value at `node`: this call's answer
+   * under `key` in `mine`, else the one `question` names, computed by `op`
+   * (a new one per computation) when the schema has none.
+   */
+  private child<K>(
+    node: NodeBase,
+    mine: Map<K, unknown>,
+    key: K,
+    question: () => string,
+    op: () => ObjectChildOp | ArrayChildOp,
+  ): SchemaNode {
+    this.grant();
+    const r = this.recall(mine, key, node, question, (work) => {
+      try {
+        const c = run(work, op(), node);
+        return c === DROPPED || c === CUT_NODE ? UNKNOWN_NODE_IMPL : c;
+      } catch (e) {
+        // A member whose node depends on a pattern not evaluated (elements depend on none).
+        if (e === PATTERN_UNDECIDED) return UNDECIDED_NODE;
+        throw e;
+      }
+    });
     return r === TOO_COMPLEX ? TOO_COMPLEX_NODE : r;
   }
 }

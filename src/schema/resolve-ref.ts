@@ -68,7 +68,7 @@ export function buildIndex(root: JsonSchemaObject, base: string): SchemaIndex {
   const anchors = new Map<string, RefTarget>();
   const dynamicAnchors = new Map<string, RefTarget>();
   const baseOf = new WeakMap<object, string>();
-  resources.set(base, { raw: root, base });
+  setOnce(resources, base, root, base);
   const seen = new Set<object>();
   const todo: [JsonSchemaObject, string][] = [[root, base]];
   const add = (x: unknown, b: string) => {
@@ -78,20 +78,13 @@ export function buildIndex(root: JsonSchemaObject, base: string): SchemaIndex {
     const [s, parentBase] = todo.pop()!;
     if (seen.has(s)) continue;
     seen.add(s);
-    let b = parentBase;
+    // A new base is a resource (the first one wins); the parent's is one already.
+    const b = ownBase(s, parentBase);
+    setOnce(resources, b, s, b);
     const id = ownKeyword(s, "$id");
-    if (typeof id === "string" && id !== "") {
-      const u = parseUrl(id, parentBase);
-      if (u !== undefined) {
-        if (id[0] !== "#") {
-          b = stripFragment(u.href);
-          if (!resources.has(b)) resources.set(b, { raw: s, base: b });
-        }
-        const frag = fragmentOf(id);
-        if (frag !== undefined && frag !== "" && frag[0] !== "/")
-          setOnce(anchors, `${b}#${frag}`, s, b);
-      }
-    }
+    const frag = typeof id === "string" ? fragmentOf(id) : undefined;
+    if (frag && frag[0] !== "/" && parseUrl(id as string, parentBase) !== undefined)
+      setOnce(anchors, `${b}#${frag}`, s, b);
     if (!baseOf.has(s)) baseOf.set(s, b);
     const anchor = ownKeyword(s, "$anchor");
     if (typeof anchor === "string") setOnce(anchors, `${b}#${anchor}`, s, b);
@@ -147,7 +140,7 @@ function decodeFragment(hash: string): string | undefined {
 export type IndexSource = () => SchemaIndex;
 
 /** Resolves a `$ref` against `base`: a resource, a JSON Pointer into one, or an anchor. */
-export function resolveRef(
+function resolveRef(
   root: RefTarget,
   index: IndexSource,
   ref: string,
@@ -196,34 +189,29 @@ function walkPointer(
 }
 
 /**
- * `$dynamicRef`: resolved like `$ref`; when the target carries the matching
- * `$dynamicAnchor`, the outermost dynamic scope wins. The reader does not track
- * the dynamic path, so "outermost" is the root resource when it declares that
- * anchor, else the statically resolved target.
+ * Resolves a `$ref`, `$dynamicRef` or `$recursiveRef` (`keyword`) against
+ * `base`. `$dynamicRef`: resolved like `$ref`; when the target carries the
+ * matching `$dynamicAnchor`, the outermost dynamic scope wins. The reader
+ * does not track the dynamic path, so "outermost" is the root resource when
+ * it declares that anchor, else the statically resolved target.
+ * `$recursiveRef` (2019-09): like `$ref`, but goes to the root when both
+ * target and root set `$recursiveAnchor: true`.
  */
-export function resolveDynamicRef(
+export function resolveReference(
+  keyword: string,
   root: RefTarget,
   index: IndexSource,
   ref: string,
   base: string,
 ): RefTarget | undefined {
   const t = resolveRef(root, index, ref, base);
-  if (t === undefined || !isRecord(t.raw)) return t;
-  const name = fragmentOf(ref);
-  if (name === undefined || name === "" || name[0] === "/") return t;
-  if (ownKeyword(t.raw, "$dynamicAnchor") !== name) return t;
-  return index().dynamicAnchors.get(`${root.base}#${name}`) ?? t;
-}
-
-/** `$recursiveRef` (2019-09): like `$ref`, but goes to the root when both target and root set `$recursiveAnchor: true`. */
-export function resolveRecursiveRef(
-  root: RefTarget,
-  index: IndexSource,
-  ref: string,
-  base: string,
-): RefTarget | undefined {
-  const t = resolveRef(root, index, ref, base);
-  if (t === undefined || !isRecord(t.raw) || ownKeyword(t.raw, "$recursiveAnchor") !== true)
-    return t;
+  if (keyword === "$ref" || t === undefined || !isRecord(t.raw)) return t;
+  if (keyword === "$dynamicRef") {
+    const name = fragmentOf(ref);
+    if (name === undefined || name === "" || name[0] === "/") return t;
+    if (ownKeyword(t.raw, "$dynamicAnchor") !== name) return t;
+    return index().dynamicAnchors.get(`${root.base}#${name}`) ?? t;
+  }
+  if (ownKeyword(t.raw, "$recursiveAnchor") !== true) return t;
   return isRecord(root.raw) && ownKeyword(root.raw, "$recursiveAnchor") === true ? root : t;
 }

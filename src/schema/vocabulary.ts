@@ -11,8 +11,9 @@
 // `unevaluatedProperties`; `prefixItems[i]` then `items`, …) is one rule per
 // kind, in ./children.ts; the engine (./work.ts, ./reader.ts) knows no keyword.
 
+import { unescapePointerToken } from "../json-pointer.js";
 import type { JsonSchemaObject } from "./json-schema.js";
-import { hasMember, isRecord } from "./keywords.js";
+import { hasMember, isRecord, ownKeyword } from "./keywords.js";
 import {
   conjunction,
   R_AMBIGUOUS,
@@ -120,24 +121,18 @@ function valuesReading(values: readonly unknown[]): Reading {
  */
 function lastSegment(ref: string): string {
   const hash = ref.indexOf("#");
-  let segment = ref;
-  if (hash >= 0) {
-    segment = ref.slice(hash + 1);
-    try {
-      segment = decodeURIComponent(segment);
-    } catch {
-      // keep the raw text
-    }
+  const text = hash < 0 ? ref : decoded(ref.slice(hash + 1));
+  const segment = text.slice(text.lastIndexOf("/") + 1);
+  return unescapePointerToken(hash < 0 ? decoded(segment) : segment);
+}
+
+/** `text` percent-decoded; as it is when its escapes are malformed. */
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
   }
-  segment = segment.slice(segment.lastIndexOf("/") + 1);
-  if (hash < 0) {
-    try {
-      segment = decodeURIComponent(segment);
-    } catch {
-      // keep the raw text
-    }
-  }
-  return segment.replace(/~1/g, "/").replace(/~0/g, "~");
 }
 
 /**
@@ -149,11 +144,11 @@ function lastSegment(ref: string): string {
  */
 function discriminatorCheck(value: unknown, branch: unknown): Predicate {
   if (!isRecord(value) || !isRecord(branch)) return true;
-  const propertyName = hasMember(value, "propertyName") ? value.propertyName : undefined;
-  const ref = hasMember(branch, "$ref") ? branch.$ref : undefined;
+  const propertyName = ownKeyword(value, "propertyName");
+  const ref = ownKeyword(branch, "$ref");
   if (typeof propertyName !== "string" || typeof ref !== "string") return true;
   const mappingKeys = new Map<string, string>();
-  const m = hasMember(value, "mapping") ? value.mapping : undefined;
+  const m = ownKeyword(value, "mapping");
   if (isRecord(m)) {
     for (const k of Object.keys(m)) {
       const target = m[k];
@@ -166,6 +161,38 @@ function discriminatorCheck(value: unknown, branch: unknown): Predicate {
     if (target === ref || lastSegment(target) === name) mapped.add(v);
   }
   return { t: "disc", key: propertyName, mappingKeys, mapped, name, size: 1 };
+}
+
+/** Whether a `type` keyword admits JSON type `name` (a malformed one says nothing: it admits all). */
+function admitsType(value: unknown, name: string): boolean {
+  const types = typeNames(value);
+  return types === undefined || types.includes(name);
+}
+
+/**
+ * A keyword that lists the values admitted (`const`, `enum`): `values` gives
+ * the list its value stands for, undefined when it says nothing.
+ */
+function valuesKeyword(
+  name: string,
+  values: (value: unknown) => readonly unknown[] | undefined,
+): KeywordDefinition {
+  return {
+    name,
+    reading: (value) => {
+      const list = values(value);
+      return list === undefined ? R_DROP : valuesReading(list);
+    },
+    objectCheck: (value) => {
+      const list = values(value);
+      return list === undefined || objectValuesPredicate(list);
+    },
+    valueCheck: (value) => {
+      const list = values(value);
+      return list === undefined || valuesPredicate(list);
+    },
+    admitsArray: (value) => values(value)?.some(Array.isArray) ?? true,
+  };
 }
 
 /** Keywords (space-separated `names`) that only have subschemas, all of one shape, applied alike. */
@@ -191,29 +218,12 @@ export const KEYWORDS: readonly KeywordDefinition[] = [
       if (integer && number) return whole ? R_AMBIGUOUS : R_NUMBER;
       return integer ? R_INTEGER : number ? R_NUMBER : R_NONE;
     },
-    objectCheck: (value) => {
-      const types = typeNames(value);
-      return types === undefined || types.includes("object");
-    },
-    admitsArray: (value) => {
-      const types = typeNames(value);
-      return types === undefined || types.includes("array");
-    },
+    objectCheck: (value) => admitsType(value, "object"),
+    admitsArray: (value) => admitsType(value, "array"),
   },
-  {
-    name: "const",
-    reading: (value) => valuesReading([value]),
-    objectCheck: (value) => objectValuesPredicate([value]),
-    valueCheck: (value) => valuesPredicate([value]),
-    admitsArray: (value) => Array.isArray(value),
-  },
-  {
-    name: "enum",
-    reading: (value) => (Array.isArray(value) ? valuesReading(value) : R_DROP),
-    objectCheck: (value) => (Array.isArray(value) ? objectValuesPredicate(value) : true),
-    valueCheck: (value) => (Array.isArray(value) ? valuesPredicate(value) : true),
-    admitsArray: (value) => !Array.isArray(value) || value.some((v) => Array.isArray(v)),
-  },
+  valuesKeyword("const", (value) => [value]),
+  // A malformed `enum` (not a list) says nothing.
+  valuesKeyword("enum", (value) => (Array.isArray(value) ? value : undefined)),
   {
     name: "multipleOf",
     // A positive integer step admits only integers.

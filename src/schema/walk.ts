@@ -25,6 +25,7 @@ import type { ListValue, Struct, Value } from "@bufbuild/protobuf/wkt";
 import type { DiagnosticCode } from "../diagnostics.js";
 import { StructJsonError } from "../errors.js";
 import { pointerFrom } from "../json-pointer.js";
+import { entry, newMap } from "../map-entry.js";
 import type { PatternEngine } from "../patterns/engine.js";
 import { isDataObject, isObjectData } from "../struct/object-data.js";
 import { MemberProbe } from "../struct/object-probes.js";
@@ -120,14 +121,7 @@ export function pathTree(paths: readonly (readonly (string | number)[])[]): Path
  */
 export function pathTreeBranch(tree: PathTree, tokens: readonly (string | number)[]): PathTree {
   let t = tree;
-  for (let k = 0; k < tokens.length - 1; k++) {
-    let next = t.get(tokens[k]!);
-    if (next === undefined) {
-      next = new Map();
-      t.set(tokens[k]!, next);
-    }
-    t = next;
-  }
+  for (let k = 0; k < tokens.length - 1; k++) t = entry(t, tokens[k]!, newMap);
   return t;
 }
 
@@ -174,7 +168,11 @@ const NOT_A_VALUE = "a value is neither null, boolean, number, string, list nor 
 const CYCLE_CHECK_DEPTH = 4096;
 
 /** The JavaScript type of the value each scalar case of a `google.protobuf.Value` holds. */
-const PRIMITIVE_KINDS = { numberValue: "number", stringValue: "string", boolValue: "boolean" };
+export const PRIMITIVE_KINDS = {
+  numberValue: "number",
+  stringValue: "string",
+  boolValue: "boolean",
+};
 
 /** One walk's state: its own stack of open containers (no recursion over the value's depth). */
 class Walk {
@@ -405,28 +403,6 @@ export interface WalkNumbersOptions {
   only: readonly (readonly (string | number)[])[] | PathTree | undefined;
 }
 
-/** The visitor of {@link walkNumbers}: numbers and notes only. */
-class NumbersVisitor implements WalkVisitor {
-  readonly note: (code: DiagnosticCode) => void;
-  constructor(
-    private readonly path: readonly (string | number)[],
-    private readonly visit: NumberVisitor,
-    onNote: WalkNumbersOptions["onNote"],
-  ) {
-    // Only schema notes reach it: unset values are skipped, not noted.
-    this.note = onNote === undefined ? () => {} : (code) => onNote(code as SchemaNote, this.path);
-  }
-  member(): void {}
-  element(): void {}
-  enterObject(): void {}
-  enterArray(): void {}
-  number(value: number, reading: NumberReading): void {
-    this.visit(this.path, value, reading);
-  }
-  primitive(): void {}
-  leave(): void {}
-}
-
 /**
  * Walks the plain JSON `value` under `schema`, calling `visit` for every
  * number with the reading the schema gives its position. One budget for the
@@ -441,7 +417,20 @@ export function walkNumbers(
   const reader = new SchemaReader({ patterns: options?.patterns });
   const path: (string | number)[] = [];
   const only = options?.only;
-  walkValue(value, rootNode(schema), reader, new NumbersVisitor(path, visit, options?.onNote), {
+  const onNote = options?.onNote;
+  const ignore = () => {};
+  // Numbers and notes only. Only schema notes reach it: unset values are skipped, not noted.
+  const visitor: WalkVisitor = {
+    note: onNote === undefined ? ignore : (code) => onNote(code as SchemaNote, path),
+    member: ignore,
+    element: ignore,
+    enterObject: ignore,
+    enterArray: ignore,
+    number: (v, reading) => visit(path, v, reading),
+    primitive: ignore,
+    leave: ignore,
+  };
+  walkValue(value, rootNode(schema), reader, visitor, {
     message: false,
     recursionLimit: options?.recursionLimit ?? 100,
     deeper: "skip",

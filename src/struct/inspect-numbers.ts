@@ -45,60 +45,48 @@ export function inspectNumbers(
 ): NumberInspection[] {
   checkJsonObject(args);
   const opts = resolveOptions(options);
-  const inspector = new NumberInspector(opts);
+  const decimal = opts.wholeFloats === "decimal";
+  const found: NumberInspection[] = [];
+  const path: (string | number)[] = [];
+  // The codes reported since the current member or element began: a number's
+  // are its reading's notes, then its output's.
+  let codes: DiagnosticCode[] = [];
+  const note = (code: DiagnosticCode): void => {
+    codes.push(code);
+    if (opts.onDiagnostic !== ignoreDiagnostics) {
+      opts.onDiagnostic({ code, path: pointerFrom(path) });
+    }
+  };
+  const next = (): void => {
+    if (codes.length !== 0) codes = [];
+  };
+  const ignore = (): void => {};
+  const inspector: WalkVisitor = {
+    note,
+    member: next,
+    element: next,
+    enterObject: ignore,
+    enterArray: ignore,
+    primitive: ignore,
+    leave: ignore,
+    number(value, reading) {
+      let text: string;
+      if (typeof value === "number" && Number.isFinite(value)) {
+        const output = numberOutput(value, reading, decimal, note);
+        // Canonical output writes every number in its ECMAScript form: readings give codes only.
+        text = opts.canonical ? plainNumberText(value) : numberText(value, output);
+      } else text = `${nonFiniteNumber(opts, note, path)}`;
+      found.push({ path: pointerFrom(path), value, reading, text, codes });
+      codes = [];
+    },
+  };
   walkValue(args, rootNode(inputSchema), new SchemaReader({ patterns: opts.patterns }), inspector, {
     message: false,
     recursionLimit: opts.recursionLimit,
     deeper: "error",
     unsetValue: opts.unsetValue,
     only: undefined,
-    path: inspector.path,
+    path,
   });
-  return inspector.found;
-}
-
-/** Records each number with the codes reported at it (its reading's notes, then its output's). */
-class NumberInspector implements WalkVisitor {
-  readonly found: NumberInspection[] = [];
-  readonly path: (string | number)[] = [];
-  readonly note: (code: DiagnosticCode) => void;
-  private readonly decimal: boolean;
-  /** Canonical output writes every number in its ECMAScript form: readings give codes only. */
-  private readonly canonical: boolean;
-  /** The codes reported since the current member or element began. */
-  private codes: DiagnosticCode[] = [];
-
-  constructor(private readonly opts: StructToJsonOptions) {
-    this.decimal = opts.wholeFloats === "decimal";
-    this.canonical = opts.canonical;
-    this.note = (code) => {
-      this.codes.push(code);
-      if (opts.onDiagnostic !== ignoreDiagnostics) {
-        opts.onDiagnostic({ code, path: pointerFrom(this.path) });
-      }
-    };
-  }
-
-  member(): void {
-    if (this.codes.length !== 0) this.codes = [];
-  }
-
-  element(): void {
-    if (this.codes.length !== 0) this.codes = [];
-  }
-
-  enterObject(): void {}
-  enterArray(): void {}
-  primitive(): void {}
-  leave(): void {}
-
-  number(value: number, reading: NumberReading): void {
-    let text: string;
-    if (typeof value === "number" && Number.isFinite(value)) {
-      const output = numberOutput(value, reading, this.decimal, this.note);
-      text = this.canonical ? plainNumberText(value) : numberText(value, output);
-    } else text = `${nonFiniteNumber(this.opts, this.note, this.path)}`;
-    this.found.push({ path: pointerFrom(this.path), value, reading, text, codes: this.codes });
-    this.codes = [];
-  }
+  return found;
 }

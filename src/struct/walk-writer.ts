@@ -68,7 +68,7 @@ export class Writer implements WalkVisitor {
   /** Value mode: the key or index the next value is stored under. */
   private slot: string | number = 0;
   /** Value mode: the output of the top-level value. */
-  private top: unknown = undefined;
+  private top: unknown;
 
   constructor(
     private readonly opts: StructToJsonOptions,

@@ -22,6 +22,7 @@
 // the arguments: keys no `properties` names share one answer, and a node whose
 // members depend on patterns keeps at most MAX_PLAN_MEMBERS member answers.
 
+import { entry, newWeakMap } from "../map-entry.js";
 import type { PatternEngine } from "../patterns/engine.js";
 import {
   type ArrayScope,
@@ -122,10 +123,10 @@ export interface ArrayAnswer extends Answer {
 /** What the writer knows of one schema node; stands for the node in the walk. */
 export class NodePlan implements SchemaNode {
   readonly isUnknown: boolean;
-  whole: ReadingAnswer | undefined = undefined;
-  fraction: ReadingAnswer | undefined = undefined;
-  object: ObjectAnswer | undefined = undefined;
-  array: ArrayAnswer | undefined = undefined;
+  whole: ReadingAnswer | undefined;
+  fraction: ReadingAnswer | undefined;
+  object: ObjectAnswer | undefined;
+  array: ArrayAnswer | undefined;
   constructor(readonly node: SchemaNode) {
     this.isUnknown = node.isUnknown;
   }
@@ -139,25 +140,13 @@ export const NO_MEMBERS: ObjectProbe = { has: () => false, primitive: () => unde
 const plansByEngine = new WeakMap<object, WeakMap<SchemaNode, NodePlan>>();
 const NO_ENGINE = {};
 
-function plansOf(engine: PatternEngine | undefined): WeakMap<SchemaNode, NodePlan> {
-  const k = engine ?? NO_ENGINE;
-  let m = plansByEngine.get(k);
-  if (m === undefined) {
-    m = new WeakMap();
-    plansByEngine.set(k, m);
-  }
-  return m;
-}
-
 /** The plan of `node` for calls with `engine`. */
 export function planOf(node: SchemaNode, engine: PatternEngine | undefined): NodePlan {
-  const plans = plansOf(engine);
-  let p = plans.get(node);
-  if (p === undefined) {
-    p = new NodePlan(node);
-    plans.set(node, p);
-  }
-  return p;
+  return entry(entry(plansByEngine, engine ?? NO_ENGINE, newWeakMap), node, newPlan);
+}
+
+function newPlan(node: SchemaNode): NodePlan {
+  return new NodePlan(node);
 }
 
 /** The shared answer `question` of a node, when the engine kept it. */
@@ -166,7 +155,7 @@ function sharedAnswer<T>(node: SchemaNode, question: string): T | undefined {
   return (node.answers?.get(question) as Costed<T> | undefined)?.value;
 }
 
-/** True when the reader answers nothing below `node` without a budget (see SchemaReader.containerInfo). */
+/** True when the reader answers nothing below `node` without a budget (see SchemaReader.answer). */
 function emptyContainer(node: SchemaNode): boolean {
   return (
     !(node instanceof NodeBase) ||
@@ -190,9 +179,9 @@ let callCount = 0;
 export class PlanReader implements SchemaSource {
   private readonly stamp = ++callCount;
   private spent: number;
-  private reader: SchemaReader | undefined = undefined;
+  private reader: SchemaReader | undefined;
   /** See {@link takeKeyText}. */
-  private keyText: string | undefined = undefined;
+  private keyText: string | undefined;
 
   /** `spent`: units already charged to the call elsewhere (a compiled writer's bound). */
   constructor(
@@ -242,10 +231,11 @@ export class PlanReader implements SchemaSource {
     const whole = Number.isInteger(value);
     let a = whole ? plan.whole : plan.fraction;
     if (a === undefined) {
-      const r = this.fresh();
-      const notes: SchemaNote[] = [];
-      const reading = r.numberReading(plan.node, value, (n) => notes.push(n));
-      a = { reading, notes, cost: r.units, stamp: 0 };
+      let reading: NumberReading = "unknown";
+      const measured = this.measure((r, n) => {
+        reading = r.numberReading(plan.node, value, n);
+      });
+      a = { ...measured, reading };
       if (whole) plan.whole = a;
       else plan.fraction = a;
     }
@@ -255,8 +245,7 @@ export class PlanReader implements SchemaSource {
 
   objectScope(at: SchemaNode, probe: ObjectProbe, note: NoteSink): ObjectScope {
     const plan = at as NodePlan;
-    let a = plan.object;
-    if (a === undefined) a = plan.object = this.planObject(plan.node);
+    const a = this.objectAnswer(plan);
     switch (a.scope) {
       case SCOPE_STATIC:
         this.use(a, note);
@@ -288,13 +277,8 @@ export class PlanReader implements SchemaSource {
     const signature = probeSignature(a, probe);
     let view = a.views.get(signature);
     if (view === undefined) {
-      const r = this.fresh();
-      const notes: SchemaNote[] = [];
-      r.objectScope(plan.node, probe, (n) => notes.push(n));
       view = {
-        notes,
-        cost: r.units,
-        stamp: 0,
+        ...this.measure((r, n) => r.objectScope(plan.node, probe, n)),
         named: a.named,
         members: new Map(),
         unnamed: undefined,
@@ -319,8 +303,7 @@ export class PlanReader implements SchemaSource {
    * value-dependent union) and each view names its members; else undefined.
    */
   viewKeys(plan: NodePlan): ProbeKeys | undefined {
-    if (plan.object === undefined) plan.object = this.planObject(plan.node);
-    const a = plan.object;
+    const a = this.objectAnswer(plan);
     return a.scope === SCOPE_VIEWS && a.named !== undefined ? a : undefined;
   }
 
@@ -337,10 +320,23 @@ export class PlanReader implements SchemaSource {
     return { table: view, named: view.named!, empty: false };
   }
 
-  private planObject(node: SchemaNode): ObjectAnswer {
+  /**
+   * What `ask` notes and costs on a fresh reader: an answer no call has paid
+   * for yet (see {@link use}).
+   */
+  private measure(ask: (r: SchemaReader, note: NoteSink) => void): Answer {
     const r = this.fresh();
     const notes: SchemaNote[] = [];
-    r.objectScope(node, NO_MEMBERS, (n) => notes.push(n));
+    ask(r, (n) => notes.push(n));
+    return { notes, cost: r.units, stamp: 0 };
+  }
+
+  /** The object answer of `plan`, made on first use. */
+  private objectAnswer(plan: NodePlan): ObjectAnswer {
+    if (plan.object !== undefined) return plan.object;
+    const node = plan.node;
+    // Asked first: the engine's answer it keeps is what the scope is planned from.
+    const measured = this.measure((r, n) => r.objectScope(node, NO_MEMBERS, n));
     const empty = emptyContainer(node);
     const info = empty ? undefined : sharedAnswer<ObjectInfo>(node, "o");
     const scope = empty
@@ -350,10 +346,8 @@ export class PlanReader implements SchemaSource {
         : info.dynamic.length > 0
           ? SCOPE_VIEWS
           : SCOPE_STATIC;
-    return {
-      notes,
-      cost: r.units,
-      stamp: 0,
+    plan.object = {
+      ...measured,
       scope,
       named: info?.named,
       keys: info?.keys ?? [],
@@ -362,6 +356,7 @@ export class PlanReader implements SchemaSource {
       unnamed: undefined,
       views: new Map(),
     };
+    return plan.object;
   }
 
   /** The plan of member `key` of an object whose members `table` answers (`probe`: the object's content). */
@@ -392,15 +387,11 @@ export class PlanReader implements SchemaSource {
   private arrayAnswer(plan: NodePlan, length: number): ArrayAnswer {
     let a = plan.array;
     if (a === undefined) {
-      const r = this.fresh();
-      const notes: SchemaNote[] = [];
-      r.arrayScope(plan.node, length, (n) => notes.push(n));
+      const measured = this.measure((r, n) => r.arrayScope(plan.node, length, n));
       const empty = emptyContainer(plan.node);
       const info = empty ? undefined : sharedAnswer<ArrayInfo>(plan.node, "a");
       a = plan.array = {
-        notes,
-        cost: r.units,
-        stamp: 0,
+        ...measured,
         // Not empty and no answer kept (too complex, or the node's answers are full): the engine decides.
         scope: empty ? SCOPE_EMPTY : info === undefined ? SCOPE_ENGINE : SCOPE_STATIC,
         tail: info?.tail ?? 0,
@@ -417,8 +408,7 @@ export class PlanReader implements SchemaSource {
    * when they do, or when every key is its own question.
    */
   staticObject(plan: NodePlan, note: NoteSink): StaticMembers | undefined {
-    if (plan.object === undefined) plan.object = this.planObject(plan.node);
-    const a = plan.object;
+    const a = this.objectAnswer(plan);
     if (a.scope === SCOPE_EMPTY) {
       this.use(a, note);
       return { table: a, named: EMPTY_NAMES, empty: true };

@@ -29,6 +29,7 @@
 // engine's (see ./writer-plan.ts).
 
 import type { DiagnosticCode } from "../diagnostics.js";
+import { entry, newWeakMap } from "../map-entry.js";
 import type { PatternEngine } from "../patterns/engine.js";
 import {
   type NumberReading,
@@ -37,6 +38,7 @@ import {
   UNKNOWN_NODE,
 } from "../schema/index.js";
 import { type ProbeKeys, probeSignature } from "../schema/object-info.js";
+import { PRIMITIVE_KINDS } from "../schema/walk.js";
 import { jsonString } from "./exact-number-text.js";
 import { numberOutput, numberText, plainNumberText } from "./number-output.js";
 import { isObjectData } from "./object-data.js";
@@ -140,19 +142,14 @@ export interface ViewProgram {
 const viewsByPlan = new WeakMap<NodePlan, ViewPrograms>();
 
 function viewProgramsOf(plan: NodePlan, keys: ProbeKeys): ViewPrograms {
-  let v = viewsByPlan.get(plan);
-  if (v === undefined) {
-    v = {
-      keys: keys.keys,
-      valued: keys.valued,
-      plan,
-      contents: new Map(),
-      last: undefined,
-      programs: new Map(),
-    };
-    viewsByPlan.set(plan, v);
-  }
-  return v;
+  return entry(viewsByPlan, plan, () => ({
+    keys: keys.keys,
+    valued: keys.valued,
+    plan,
+    contents: new Map(),
+    last: undefined,
+    programs: new Map(),
+  }));
 }
 
 /** Most contents remembered per value-dependent node (each a few words; remade on demand). */
@@ -183,18 +180,8 @@ export function programOf(
   root: SchemaNode,
   patterns: PatternEngine | undefined,
 ): Program | undefined {
-  const key = patterns ?? NO_ENGINE;
-  let programs = programsByEngine.get(key);
-  if (programs === undefined) {
-    programs = new WeakMap();
-    programsByEngine.set(key, programs);
-  }
-  let p = programs.get(root);
-  if (p === undefined) {
-    p = buildProgram(root, patterns, undefined) ?? null;
-    programs.set(root, p);
-  }
-  return p ?? undefined;
+  const programs = entry(programsByEngine, patterns ?? NO_ENGINE, newWeakMap);
+  return entry(programs, root, () => buildProgram(root, patterns, undefined) ?? null) ?? undefined;
 }
 
 /**
@@ -545,48 +532,36 @@ class Interpreter {
   ) {}
 
   value(n: ProgramNode, v: unknown, depth: number): string {
+    let x = v;
     if (this.msg) {
+      // A Value message is written as its content, in the plain form's
+      // terms; one whose case and content disagree gives up. A scalar case's
+      // content must have the type PRIMITIVE_KINDS gives it (any other case,
+      // an inherited name included, names no type there).
       const kind = (v as { kind?: { case?: unknown; value?: unknown } } | undefined)?.kind;
-      const x = kind?.value;
-      switch (kind?.case) {
-        case "numberValue":
-          if (typeof x === "number") return this.number(n, x);
-          break;
-        case "stringValue":
-          if (typeof x === "string") return jsonString(x);
-          break;
-        case "boolValue":
-          if (typeof x === "boolean") return x ? "true" : "false";
-          break;
-        case "nullValue":
-          return "null";
-        case "structValue": {
-          const fields = (x as { fields?: unknown } | undefined)?.fields;
-          if (typeof fields === "object" && fields !== null && !Array.isArray(fields)) {
-            return this.object(n, fields as Record<string, unknown>, depth + 1);
-          }
-          break;
-        }
-        case "listValue": {
-          const values = (x as { values?: unknown } | undefined)?.values;
-          if (Array.isArray(values)) return this.array(n, values, depth + 1);
-          break;
-        }
-      }
-      throw GIVE_UP;
+      const c = kind?.case;
+      x = kind?.value;
+      if (c === "nullValue") return "null";
+      if (c === "structValue") {
+        x = (x as { fields?: unknown } | undefined)?.fields;
+        if (typeof x !== "object" || x === null || Array.isArray(x)) throw GIVE_UP;
+      } else if (c === "listValue") {
+        x = (x as { values?: unknown } | undefined)?.values;
+        if (!Array.isArray(x)) throw GIVE_UP;
+      } else if (typeof x !== PRIMITIVE_KINDS[c as keyof typeof PRIMITIVE_KINDS]) throw GIVE_UP;
     }
-    switch (typeof v) {
+    switch (typeof x) {
       case "number":
-        return this.number(n, v);
+        return this.number(n, x);
       case "string":
-        return jsonString(v);
+        return jsonString(x);
       case "boolean":
-        return v ? "true" : "false";
+        return x ? "true" : "false";
       case "object":
-        if (v === null) return "null";
-        return Array.isArray(v)
-          ? this.array(n, v, depth + 1)
-          : this.object(n, v as Record<string, unknown>, depth + 1);
+        if (x === null) return "null";
+        return Array.isArray(x)
+          ? this.array(n, x, depth + 1)
+          : this.object(n, x as Record<string, unknown>, depth + 1);
     }
     throw GIVE_UP;
   }

@@ -5,6 +5,7 @@ import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
 import { type Diagnostic, type DiagnosticHandler, ignoreDiagnostics } from "../diagnostics.js";
 import { isStructJsonError, StructJsonError } from "../errors.js";
 import { pointerFrom } from "../json-pointer.js";
+import { entry, newMap } from "../map-entry.js";
 import type { PatternEngine } from "../patterns/engine.js";
 import { type CompiledSchema, type PathTree, walkNumbers } from "../schema/index.js";
 import type { JsonSchema } from "../schema/json-schema.js";
@@ -133,12 +134,7 @@ class FractionSearch implements ParseListener {
     let branch = chain[k]!;
     for (; k < depth; k++) {
       const token = tokens[k]!;
-      let next = branch.get(token);
-      if (next === undefined) {
-        next = new Map();
-        branch.set(token, next);
-      }
-      branch = next;
+      branch = entry(branch, token, newMap);
       last[k] = token;
       chain[k + 1] = branch;
     }
