@@ -41,7 +41,8 @@ describe("writeJsonText: strings and numbers as JSON.stringify writes them", () 
     [-1.5e-7, "-1.5e-7"],
     [5e-324, "5e-324"],
     [2 ** 60, "1152921504606847000"],
-    // 32-bit integers are written digit by digit, the rest by String(v).
+    // Numbers of at most 15 significant digits and 6 decimals are written
+    // digit by digit, the rest by String(v).
     [7, "7"],
     [-7, "-7"],
     [9, "9"],
@@ -60,6 +61,26 @@ describe("writeJsonText: strings and numbers as JSON.stringify writes them", () 
     [2 ** 53 - 1, "9007199254740991"],
     [-0.5, "-0.5"],
     [1234.5, "1234.5"],
+    [0.1, "0.1"],
+    [-0.05, "-0.05"],
+    [0.30000000000000004, "0.30000000000000004"],
+    [123.456789, "123.456789"],
+    [1.2345678, "1.2345678"],
+    [0.000001, "0.000001"],
+    [-0.000001, "-0.000001"],
+    [0.0000015, "0.0000015"],
+    [1e-7, "1e-7"],
+    [0.1 + 0.7, "0.7999999999999999"],
+    [99_999_999_999_999.9, "99999999999999.9"],
+    [999_999_999_999_999.9, "999999999999999.9"],
+    [123_456_789_012_345.6, "123456789012345.6"],
+    [999_999_999_999_999, "999999999999999"],
+    [1e15, "1000000000000000"],
+    [-1e15 - 2, "-1000000000000002"],
+    [2 ** 53 + 2, "9007199254740994"],
+    [1e20 + 1, "100000000000000000000"],
+    [Number.MIN_VALUE * 2, "1e-323"],
+    [Number.MAX_VALUE, "1.7976931348623157e+308"],
     [Number.NaN, "null"],
     [Number.POSITIVE_INFINITY, "null"],
   ])("the number %d as %s", (v, text) => {
@@ -208,6 +229,21 @@ describe("writeJsonText against JSON.stringify (seeded)", () => {
       fc.dictionary(text, tie("v"), { maxKeys: 5 }),
     ),
   })).v;
+
+  test("numbers: decimals of every length, at every scale", () => {
+    const decimal = fc
+      .tuple(fc.integer({ min: -(2 ** 53), max: 2 ** 53 }), fc.integer({ min: 0, max: 9 }))
+      .map(([n, k]) => n / 10 ** k);
+    const scaled = fc
+      .tuple(fc.double({ noNaN: true }), fc.integer({ min: -8, max: 16 }))
+      .map(([x, e]) => x * 10 ** e);
+    fc.assert(
+      fc.property(fc.array(fc.oneof(decimal, scaled, fc.double()), { maxLength: 20 }), (a) => {
+        expect(writeJsonText(a, "", false)).toBe(JSON.stringify(a));
+      }),
+      { seed: 20261208, numRuns: 5000 },
+    );
+  });
 
   test("compact and indented", () => {
     fc.assert(

@@ -23,8 +23,9 @@
 // 1.47× on Node 24 against 1.55–1.58× in the same harness, alike on Node 20,
 // and less heap, but did not fit the browser bundle's 30 kB budget; measured
 // again in session 16, it lost on Node 20, 0.52–0.53× against 0.72–0.79×.
-// The writer allocates little per value (the texts of numbers that are not
-// 32-bit integers, a view and a result per string the encoder writes): `true`,
+// The writer allocates little per value (the texts of numbers of more than
+// 15 digits or 6 decimals, a view and a result per string the encoder
+// writes): numbers are written from their digits where they can be, `true`,
 // `false` and `null` are constants (JSON.stringify of each made a new string)
 // and the open containers are lists, not an object each: on the row set, Node
 // 20, the call's heap growth 23.9 → 20.5 MiB and 0.73–0.75× → 0.84–0.85×
@@ -225,8 +226,7 @@ function write(value: unknown, indent: string, sortKeys: boolean): string {
 function leaf(v: unknown): void {
   if (typeof v === "string") string(v);
   else if (typeof v === "number") {
-    if ((v | 0) === v) int32(v);
-    else ascii(Number.isFinite(v) ? String(v) : "null");
+    if (!decimals(v)) ascii(Number.isFinite(v) ? String(v) : "null");
   } else if (v instanceof RawText) ascii(v.text);
   // Booleans and null as constants: JSON.stringify makes a new string each time.
   else
@@ -242,24 +242,42 @@ function leaf(v: unknown): void {
 }
 
 /**
- * A 32-bit integer (−0 too, written `0` as JSON.stringify does) as its
- * digits, written here: String(v) makes a string per number that is not in
- * the runtime's cache of recent ones, then the digits are copied.
+ * A number whose shortest text has at most 15 significant digits and at
+ * most 6 decimals (counts, ids, prices, measures: most numbers in tool
+ * calls), written here from its digits; false, writing nothing, for any
+ * other. Such a number is n / 10^k for a whole n below 10^15, and no other
+ * decimal of at most 15 digits reads as the same float64 (15 digits is
+ * float64's guaranteed decimal precision, DBL_DIG), so n's digits with the
+ * point k places from the right are the shortest round-trip text: what
+ * JSON.stringify writes (from 10^-6 up it writes no exponent; −0 as `0`).
+ * String(v) makes a string per number, 130–190 ns for a fraction not
+ * converted before, against about 35 ns here (bench/RESULTS.md, session 23).
  */
-function int32(v: number): void {
-  room(11);
-  if (v < 0) {
-    bytes[at++] = 45;
-    v = -v;
+function decimals(v: number): boolean {
+  const a = v < 0 ? -v : v;
+  for (let k = 0, scale = 1; k <= 6; k++, scale *= 10) {
+    let n = Math.round(a * scale);
+    if (n / scale !== a) continue;
+    if (n >= 1e15) return false;
+    // The smallest such k leaves no trailing zero (k − 1 would have read n / 10).
+    room(18);
+    if (v < 0) bytes[at++] = 45;
+    let end = at + (k > 0 ? k + 2 : 1);
+    for (let p = scale * 10; p <= n; p *= 10) end++;
+    let q = end;
+    at = end;
+    for (; k > 0; k--) {
+      bytes[--q] = 48 + (n % 10);
+      n = Math.floor(n / 10);
+    }
+    if (q < end) bytes[--q] = 46;
+    do {
+      bytes[--q] = 48 + (n % 10);
+      n = Math.floor(n / 10);
+    } while (n > 0);
+    return true;
   }
-  let n = 1;
-  for (let p = 10; p <= v; p *= 10) n++;
-  let q = at + n;
-  at = q;
-  do {
-    bytes[--q] = 48 + (v % 10);
-    v = (v / 10) | 0;
-  } while (v > 0);
+  return false;
 }
 
 /** Stand-ins that only {@link writeJsonText} understands: no data can look like one. */
