@@ -137,9 +137,43 @@ describe("writeJsonText: its own texts, order and depth", () => {
 
   test("the sink's numeric indent is JSON.stringify's number of spaces", () => {
     const sink = objectExactTexts();
-    const v = { a: [sink.decimal(3), sink.text("18446744073709551617")] };
-    expect(sink.finish(v, 2)).toBe('{\n  "a": [\n    3.0,\n    18446744073709551617\n  ]\n}');
-    expect(sink.finish(v, 0)).toBe('{"a":[3.0,18446744073709551617]}');
+    const v = { a: [sink.decimal(3), sink.digits(2 ** 64)] };
+    expect(sink.finish(v, 2)).toBe('{\n  "a": [\n    3.0,\n    18446744073709551616\n  ]\n}');
+    expect(sink.finish(v, 0)).toBe('{"a":[3.0,18446744073709551616]}');
+  });
+
+  // Below 2^64 the digits come from float64 arithmetic, above it from BigInt.
+  test.each([
+    [2 ** 53 + 2, "9007199254740994"],
+    [-(2 ** 54), "-18014398509481984"],
+    [2 ** 60, "1152921504606846976"],
+    [1e19, "10000000000000000000"],
+    [1e19 + 2048, "10000000000000002048"],
+    [10_000_000_001 * 2 ** 20, "10485760001048576"],
+    [2 ** 63, "9223372036854775808"],
+    [2 ** 64 - 2048, "18446744073709549568"],
+    [-(2 ** 64 - 2048), "-18446744073709549568"],
+    [2 ** 64, "18446744073709551616"],
+    [2 ** 70, "1180591620717411303424"],
+    [1e21, "1000000000000000000000"],
+  ])("the sink's exact digits of %d: %s", (v, text) => {
+    const sink = objectExactTexts();
+    expect(sink.finish([sink.digits(v)], "")).toBe(`[${text}]`);
+  });
+
+  test.each([
+    [0, "0.0"],
+    [-0, "-0.0"],
+    [3, "3.0"],
+    [-12, "-12.0"],
+    [2 ** 31, "2147483648.0"],
+    [999_999_999_999_999, "999999999999999.0"],
+    [1e15, "1000000000000000.0"],
+    [-(2 ** 53), "-9007199254740992.0"],
+    [1e20, "100000000000000000000.0"],
+  ])("the sink's decimal literal of %d: %s", (v, text) => {
+    const sink = objectExactTexts();
+    expect(sink.finish({ x: sink.decimal(v) }, "")).toBe(`{"x":${text}}`);
   });
 
   // Strings from ENCODER_LENGTH (64) on go to the runtime's encoder whole, shorter ones
@@ -242,6 +276,25 @@ describe("writeJsonText against JSON.stringify (seeded)", () => {
         expect(writeJsonText(a, "", false)).toBe(JSON.stringify(a));
       }),
       { seed: 20261208, numRuns: 5000 },
+    );
+  });
+
+  test("the sink's whole numbers: exact digits and decimal literals at every size", () => {
+    const sink = objectExactTexts();
+    const wholes = fc.tuple(fc.double({ min: 2 ** 53, max: 2 ** 80, noNaN: true }), fc.boolean());
+    fc.assert(
+      fc.property(
+        fc.array(wholes, { maxLength: 10 }),
+        fc.double({ min: -1e21, max: 1e21 }),
+        (a, d) => {
+          const vs = a.map(([x, minus]) => (minus ? -1 : 1) * Math.round(x));
+          const w = Math.trunc(d);
+          const out = [...vs.map((v) => sink.digits(v)), sink.decimal(w)];
+          const text = [...vs.map((v) => BigInt(v).toString()), `${Object.is(w, -0) ? "-0" : w}.0`];
+          expect(sink.finish(out, "")).toBe(`[${text.join(",")}]`);
+        },
+      ),
+      { seed: 20261208, numRuns: 3000 },
     );
   });
 

@@ -2,12 +2,12 @@
 // digits of 2**60) into its output without giving up its native speed.
 
 import { nativeJsonText } from "./native-json-text.js";
-import { decimalText } from "./number-output.js";
+import { decimalText, digitsText } from "./number-output.js";
 
 /** Collects number texts during a walk and turns the walked value into JSON text. */
 export interface ExactTextSink {
-  /** A stand-in for `text` to put in the walked value. */
-  text(text: string): unknown;
+  /** A stand-in for the exact digits of the whole number `v` (beyond ±2^53). */
+  digits(v: number): unknown;
   /** A stand-in for the decimal literal of the whole number `v` (`3.0`, `-0.0`). */
   decimal(v: number): unknown;
   /** The JSON text of `value`. */
@@ -23,7 +23,7 @@ const smallDecimals: unknown[] = [];
 const SMALL_DECIMALS = 1024;
 
 const nativeSink: ExactTextSink = {
-  text: (text) => nativeJsonText!(text),
+  digits: (v) => nativeJsonText!(digitsText(v)),
   decimal(v) {
     if (v >= 0 && v < SMALL_DECIMALS && (v | 0) === v && !Object.is(v, -0)) {
       let made = smallDecimals[v];

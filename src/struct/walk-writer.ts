@@ -32,7 +32,7 @@ export const OUTPUT_LARGE: unique symbol = Symbol("output large");
  * every number's own text included, so nothing ever reaches it.
  */
 export const DIRECT_TEXT: ExactTextSink = {
-  text: () => null,
+  digits: () => null,
   decimal: () => null,
   finish: () => "",
 };
@@ -238,11 +238,9 @@ function exactInteger(v: number, exact: ExactTextSink): unknown {
   // only the others need a stand-in (and String(v) decides which cheaply).
   if (v < 1e21 && v > -1e21) {
     const js = String(v);
-    if (js.charCodeAt(js.length - 1) !== 48) return v;
-    const digits = digitsText(v);
-    return digits === js ? v : exact.text(digits);
+    if (js.charCodeAt(js.length - 1) !== 48 || digitsText(v) === js) return v;
   }
-  return exact.text(digitsText(v));
+  return exact.digits(v);
 }
 
 /** The text of a walked primitive in text mode (a forged message's other contents: null). */

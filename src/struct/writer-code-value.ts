@@ -17,7 +17,7 @@
 
 import { runtimeAllowsCode } from "../code-generation.js";
 import type { ExactTextSink } from "./exact-number-text.js";
-import { AS_DECIMAL, AS_NUMBER, digitsText, numberOutput } from "./number-output.js";
+import { AS_DECIMAL, AS_NUMBER, numberOutput } from "./number-output.js";
 import { setOwnProperty } from "./own-property.js";
 import { type CodeEmitter, generateCode, literal } from "./writer-code.js";
 import { GIVE_UP, type Program, type ProgramNode, READINGS } from "./writer-program.js";
@@ -75,11 +75,7 @@ function slowNumberValue(
   if (!Number.isFinite(v)) throw GIVE_UP;
   if (notes && o.listening) throw GIVE_UP;
   const output = numberOutput(v, READINGS[reading]!, o.decimal, o.listening ? giveUp : ignore);
-  return output === AS_NUMBER
-    ? v
-    : output === AS_DECIMAL
-      ? o.exact.decimal(v)
-      : o.exact.text(digitsText(v));
+  return output === AS_NUMBER ? v : output === AS_DECIMAL ? o.exact.decimal(v) : o.exact.digits(v);
 }
 
 function giveUp(): never {
@@ -102,7 +98,6 @@ const valueEmitter: CodeEmitter = {
   walk: "walkValue",
   params: [
     ["N", slowNumberValue],
-    ["Z", digitsText],
     ["own", setOwnProperty],
   ],
   numbers: {
@@ -111,7 +106,7 @@ const valueEmitter: CodeEmitter = {
     fraction: "x",
     decimal: "T.decimal(x)",
     // Below 2^54 JSON.stringify writes the exact integer; above, the exact digits are a text of their own.
-    digits: `x<${TWO_54}&&x>-${TWO_54}?x:T.text(Z(x))`,
+    digits: `x<${TWO_54}&&x>-${TWO_54}?x:T.digits(x)`,
     slow: "call",
   },
   leaves: { string: (x) => x, boolean: (x) => x, null: "null" },
