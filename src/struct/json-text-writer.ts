@@ -1,12 +1,13 @@
 // The package's own JSON writer: a walked value written as UTF-8 bytes into
 // one buffer, decoded into the output string in one native step.
 //
-// It serves what JSON.stringify cannot: number texts of its own (RawText:
-// `1.0`, the exact digits of 2**60) without JSON.rawJSON, any depth (its own
-// stack), keys sorted (canonical output); and large outputs, where the time
-// goes into making the final string rather than into the values: JSON.stringify
-// builds its text in parts, a splice of number texts builds a rope, and either
-// is copied again when first read, while TextDecoder makes the string at once.
+// It serves what JSON.stringify cannot: number texts of its own (RawText;
+// Whole for `1.0` and the exact digits of 2**60) without JSON.rawJSON, any
+// depth (its own stack), keys sorted (canonical output); and large outputs,
+// where the time goes into making the final string rather than into the
+// values: JSON.stringify builds its text in parts, a splice of number texts
+// builds a rope, and either is copied again when first read, while
+// TextDecoder makes the string at once.
 // Measured on the bench's 5 MB row set (bench/RESULTS.md, session 14), ÷
 // protobuf-es's toJsonString: Node 20 0.59× → 0.76×, Node 24 1.0× → 1.55×,
 // and less heap than either. Small outputs stay text, and outputs with many

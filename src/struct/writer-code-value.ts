@@ -6,7 +6,7 @@
 // outputs either beats string concatenation and holds less heap (measured on
 // a 5 MB row set, Node 20 and 24). Numbers that JSON.stringify writes exactly
 // stay numbers; the others (`1.0`, exact digits above 2^53) go to the call's
-// ExactTextSink (JSON.rawJSON, or the package writer's RawText), once,
+// ExactTextSink (JSON.rawJSON, or the package writer's own stand-ins), once,
 // through the one definition of ./number-output.ts. It gives up in the same
 // cases as the text code, and the objects the program leaves to the call are
 // written by the call (./writer-call.ts) as values.
